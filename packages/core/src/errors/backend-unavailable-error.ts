@@ -1,0 +1,32 @@
+import { PartonfitError } from './partonfit-error.js';
+
+const marker = 'partonfit.error.BackendUnavailableError';
+const markerSymbol = Symbol.for(marker);
+
+/**
+ * A compute backend was asked for by name but cannot be used here: its package is not
+ * installed or failed to load. The message says how to install it.
+ */
+export class BackendUnavailableError extends PartonfitError {
+  readonly [markerSymbol] = true;
+  /** The backend that was asked for: `tensorflow`, `wasm` or `cpu`. */
+  readonly backend: string;
+  /** The command that installs what is missing. */
+  readonly installCommand: string;
+
+  constructor(options: {
+    message: string;
+    backend: string;
+    installCommand: string;
+    cause?: unknown;
+  }) {
+    super(options);
+    this.name = 'BackendUnavailableError';
+    this.backend = options.backend;
+    this.installCommand = options.installCommand;
+  }
+
+  static override isInstance(error: unknown): error is BackendUnavailableError {
+    return PartonfitError.hasMarker(error, marker);
+  }
+}

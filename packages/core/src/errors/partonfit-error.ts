@@ -1,0 +1,47 @@
+const marker = 'partonfit.error';
+const markerSymbol = Symbol.for(marker);
+
+/** Options shared by every partonfit error. */
+export interface PartonfitErrorOptions {
+  /** What went wrong, in words that name the file, key, line or shape involved. */
+  readonly message: string;
+  /** The lower-level error that caused this one, if any. */
+  readonly cause?: unknown;
+}
+
+/**
+ * The base class of every error partonfit throws on purpose.
+ *
+ * Errors are recognised with {@link PartonfitError.isInstance} rather than `instanceof`, which
+ * keeps working when two copies of `@partonfit/core` are installed side by side.
+ *
+ * @example
+ * ```ts
+ * try { loadRuncard('fit.yml'); }
+ * catch (error) { if (RuncardError.isInstance(error)) console.error(error.message); }
+ * ```
+ */
+export class PartonfitError extends Error {
+  readonly [markerSymbol] = true;
+
+  constructor({ message, cause }: PartonfitErrorOptions) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'PartonfitError';
+  }
+
+  /** Whether `error` is a partonfit error of any kind. */
+  static isInstance(error: unknown): error is PartonfitError {
+    return PartonfitError.hasMarker(error, marker);
+  }
+
+  /** Whether `error` carries the marker `name` (used by subclasses' `isInstance`). */
+  protected static hasMarker(error: unknown, name: string): boolean {
+    const symbol = Symbol.for(name);
+    return (
+      error !== null &&
+      typeof error === 'object' &&
+      symbol in error &&
+      (error as Record<symbol, unknown>)[symbol] === true
+    );
+  }
+}

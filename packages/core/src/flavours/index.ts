@@ -1,0 +1,17 @@
+export {
+  EVOLUTION_BASIS,
+  EVOLUTION_BASIS_SIZE,
+  evolutionIndex,
+  type BasisFlavour,
+  type EvolutionFlavour,
+} from './evolution-basis.js';
+export { FLAVOUR_BASIS, flavourIndexOfPid, type LhaFlavour } from './flavour-basis.js';
+export { EVOLUTION_TO_FLAVOUR, FLAVOUR_TO_EVOLUTION, rotateFlavours } from './rotations.js';
+export {
+  FIT_BASES,
+  FIT_BASIS_NAMES,
+  findFitBasis,
+  fitBasisToEvolution,
+  type FitBasisDefinition,
+  type FitBasisName,
+} from './fit-basis.js';

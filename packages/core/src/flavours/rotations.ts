@@ -1,0 +1,123 @@
+import { ShapeError } from '../errors/shape-error.js';
+import { createMatrix, type Matrix } from '../linalg/matrix.js';
+import { EVOLUTION_BASIS_SIZE, evolutionIndex, type EvolutionFlavour } from './evolution-basis.js';
+import { FLAVOUR_BASIS } from './flavour-basis.js';
+
+/** Quarks in the order the evolution-basis combinations use: u, d, s, c, b, t. */
+const QUARKS = ['U', 'D', 'S', 'C', 'B', 'T'] as const;
+
+/** Evolution-basis singlet-like (q⁺) and valence-like (q⁻) combinations, by weight vector. */
+const COMBINATIONS: readonly { plus: EvolutionFlavour; minus: EvolutionFlavour }[] = [
+  { plus: 'Sigma', minus: 'V' },
+  { plus: 'T3', minus: 'V3' },
+  { plus: 'T8', minus: 'V8' },
+  { plus: 'T15', minus: 'V15' },
+  { plus: 'T24', minus: 'V24' },
+  { plus: 'T35', minus: 'V35' },
+];
+
+/**
+ * Weight of quark `quark` (0 = u … 5 = t) in combination `k`: all ones for Σ/V (k = 0); for
+ * T/V with k ≥ 1 (T3, T8, T15, T24, T35) ones for the first k quarks and −k for quark k.
+ * The six weight vectors are mutually orthogonal, which gives the inverse rotation exactly.
+ */
+function combinationWeight(k: number, quark: number): number {
+  if (k === 0 || quark < k) return 1;
+  return quark === k ? -k : 0;
+}
+
+/** |w_k|², the squared norm of weight vector k: 6 for Σ, k(k+1) for the others. */
+function combinationNorm(k: number): number {
+  return k === 0 ? QUARKS.length : k * (k + 1);
+}
+
+function flavourIndex(name: string): number {
+  return FLAVOUR_BASIS.findIndex((member) => member.name === name);
+}
+
+function buildFlavourToEvolution(): Matrix {
+  const rotation = createMatrix(EVOLUTION_BASIS_SIZE, FLAVOUR_BASIS.length);
+  const set = (row: number, column: number, value: number) => {
+    rotation.data[row * FLAVOUR_BASIS.length + column] = value;
+  };
+  set(evolutionIndex('photon'), flavourIndex('PHT'), 1);
+  set(evolutionIndex('g'), flavourIndex('GLUON'), 1);
+  COMBINATIONS.forEach(({ plus, minus }, k) => {
+    QUARKS.forEach((quark, q) => {
+      const weight = combinationWeight(k, q);
+      if (weight === 0) return;
+      // q⁺ = q + q̄ and q⁻ = q − q̄
+      set(evolutionIndex(plus), flavourIndex(quark), weight);
+      set(evolutionIndex(plus), flavourIndex(`${quark}BAR`), weight);
+      set(evolutionIndex(minus), flavourIndex(quark), weight);
+      set(evolutionIndex(minus), flavourIndex(`${quark}BAR`), -weight);
+    });
+  });
+  return rotation;
+}
+
+function buildEvolutionToFlavour(): Matrix {
+  const rotation = createMatrix(FLAVOUR_BASIS.length, EVOLUTION_BASIS_SIZE);
+  const set = (row: number, column: number, value: number) => {
+    rotation.data[row * EVOLUTION_BASIS_SIZE + column] = value;
+  };
+  set(flavourIndex('PHT'), evolutionIndex('photon'), 1);
+  set(flavourIndex('GLUON'), evolutionIndex('g'), 1);
+  COMBINATIONS.forEach(({ plus, minus }, k) => {
+    QUARKS.forEach((quark, q) => {
+      // q⁺ = Σ_k w_k[q]/|w_k|² · E⁺_k, and q = (q⁺ + q⁻)/2, q̄ = (q⁺ − q⁻)/2
+      const weight = combinationWeight(k, q);
+      if (weight === 0) return;
+      const half = weight / combinationNorm(k) / 2;
+      set(flavourIndex(quark), evolutionIndex(plus), half);
+      set(flavourIndex(quark), evolutionIndex(minus), half);
+      set(flavourIndex(`${quark}BAR`), evolutionIndex(plus), half);
+      set(flavourIndex(`${quark}BAR`), evolutionIndex(minus), -half);
+    });
+  });
+  return rotation;
+}
+
+/**
+ * The rotation from the flavour (LHA) basis to the evolution basis, shape
+ * (evolution flavour, LHA flavour) = (14, 14): `evolution = FLAVOUR_TO_EVOLUTION · lha`, with both
+ * bases in the orders of {@link EVOLUTION_BASIS} and {@link FLAVOUR_BASIS}. Entries are the
+ * integers of the definitions, exact in float64.
+ */
+export const FLAVOUR_TO_EVOLUTION: Matrix = buildFlavourToEvolution();
+
+/**
+ * The exact inverse of {@link FLAVOUR_TO_EVOLUTION}, shape (LHA flavour, evolution flavour) =
+ * (14, 14): `lha = EVOLUTION_TO_FLAVOUR · evolution`. Built from the orthogonality of the
+ * combinations (each entry is ±w/(2|w|²), correctly rounded), not by a numerical inversion.
+ */
+export const EVOLUTION_TO_FLAVOUR: Matrix = buildEvolutionToFlavour();
+
+/**
+ * Applies a flavour rotation to many points at once.
+ *
+ * @param rotation - (to flavour, from flavour)
+ * @param values - (points, from flavour), row-major
+ * @returns (points, to flavour), row-major
+ */
+export function rotateFlavours(rotation: Matrix, values: Float64Array): Float64Array {
+  const from = rotation.columns;
+  const to = rotation.rows;
+  const points = values.length / from;
+  if (!Number.isInteger(points)) {
+    throw new ShapeError({
+      quantity: 'values to rotate',
+      expected: [null, from],
+      actual: [values.length],
+    });
+  }
+  const result = new Float64Array(points * to);
+  for (let point = 0; point < points; point++) {
+    for (let i = 0; i < to; i++) {
+      let sum = 0;
+      for (let j = 0; j < from; j++) sum += rotation.data[i * from + j] * values[point * from + j];
+      result[point * to + i] = sum;
+    }
+  }
+  return result;
+}

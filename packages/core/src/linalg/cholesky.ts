@@ -1,0 +1,182 @@
+import { LinearAlgebraError } from '../errors/linear-algebra-error.js';
+import { ShapeError } from '../errors/shape-error.js';
+import { createMatrix, type Matrix } from './matrix.js';
+import { assertSymmetric } from './symmetric.js';
+
+/**
+ * The Cholesky factor of a symmetric positive-definite matrix: the lower-triangular L with
+ * positive diagonal such that `A = L · Lᵀ` (e.g. of a covariance, for pseudodata D + L·z).
+ *
+ * Row-oriented (Cholesky–Banachiewicz), so every inner product runs over contiguous memory;
+ * n³/3 multiply-adds.
+ *
+ * @param matrix - (n, n), symmetric positive definite
+ * @returns (n, n), lower triangular, zeros above the diagonal
+ * @throws LinearAlgebraError - if the matrix is not symmetric or not positive definite (naming
+ *   the row where a pivot was not positive)
+ */
+export function cholesky(matrix: Matrix): Matrix {
+  assertSymmetric(matrix, 'cholesky');
+  const n = matrix.rows;
+  const a = matrix.data;
+  const factor = createMatrix(n, n);
+  const l = factor.data;
+  for (let i = 0; i < n; i++) {
+    const rowI = i * n;
+    for (let j = 0; j <= i; j++) {
+      const rowJ = j * n;
+      let sum = a[rowI + j];
+      for (let k = 0; k < j; k++) sum -= l[rowI + k] * l[rowJ + k];
+      if (i === j) {
+        if (!(sum > 0)) {
+          throw new LinearAlgebraError({
+            operation: 'cholesky',
+            problem: `matrix is not positive definite: pivot ${sum.toExponential(3)} at row ${i} of ${n}`,
+            row: i,
+          });
+        }
+        l[rowI + i] = Math.sqrt(sum);
+      } else {
+        l[rowI + j] = sum / l[rowJ + j];
+      }
+    }
+  }
+  return factor;
+}
+
+function checkRightHandSide(lower: Matrix, rightHandSide: Matrix, operation: string): void {
+  if (rightHandSide.rows !== lower.rows) {
+    throw new ShapeError({
+      quantity: `${operation} right-hand side`,
+      expected: [lower.rows, null],
+      actual: [rightHandSide.rows, rightHandSide.columns],
+    });
+  }
+}
+
+/**
+ * Solves `L · X = B` by forward substitution, for a lower-triangular L.
+ *
+ * @param lower - (n, n) lower triangular (only the lower triangle is read)
+ * @param rightHandSide - (n, m)
+ * @returns X, (n, m)
+ */
+export function solveLowerTriangular(lower: Matrix, rightHandSide: Matrix): Matrix {
+  checkRightHandSide(lower, rightHandSide, 'solveLowerTriangular');
+  const n = lower.rows;
+  const m = rightHandSide.columns;
+  const l = lower.data;
+  const x = Float64Array.from(rightHandSide.data);
+  for (let i = 0; i < n; i++) {
+    const rowI = i * m;
+    for (let k = 0; k < i; k++) {
+      const factor = l[i * n + k];
+      if (factor === 0) continue;
+      const rowK = k * m;
+      for (let c = 0; c < m; c++) x[rowI + c] -= factor * x[rowK + c];
+    }
+    const pivot = l[i * n + i];
+    if (pivot === 0) {
+      throw new LinearAlgebraError({
+        operation: 'solveLowerTriangular',
+        problem: `zero pivot at row ${i}`,
+        row: i,
+      });
+    }
+    for (let c = 0; c < m; c++) x[rowI + c] /= pivot;
+  }
+  return createMatrix(n, m, x);
+}
+
+/**
+ * Solves `Lᵀ · X = B` by back substitution, for a lower-triangular L (so Lᵀ is upper
+ * triangular), reading L by rows.
+ *
+ * @param lower - (n, n) lower triangular (only the lower triangle is read)
+ * @param rightHandSide - (n, m)
+ * @returns X, (n, m)
+ */
+export function solveLowerTransposed(lower: Matrix, rightHandSide: Matrix): Matrix {
+  checkRightHandSide(lower, rightHandSide, 'solveLowerTransposed');
+  const n = lower.rows;
+  const m = rightHandSide.columns;
+  const l = lower.data;
+  const x = Float64Array.from(rightHandSide.data);
+  for (let i = n - 1; i >= 0; i--) {
+    const rowI = i * m;
+    const pivot = l[i * n + i];
+    if (pivot === 0) {
+      throw new LinearAlgebraError({
+        operation: 'solveLowerTransposed',
+        problem: `zero pivot at row ${i}`,
+        row: i,
+      });
+    }
+    for (let c = 0; c < m; c++) x[rowI + c] /= pivot;
+    for (let k = 0; k < i; k++) {
+      const factor = l[i * n + k];
+      if (factor === 0) continue;
+      const rowK = k * m;
+      for (let c = 0; c < m; c++) x[rowK + c] -= factor * x[rowI + c];
+    }
+  }
+  return createMatrix(n, m, x);
+}
+
+/**
+ * Solves `A · X = B` given the Cholesky factor L of A (`A = L · Lᵀ`).
+ *
+ * @param lower - (n, n), from {@link cholesky}
+ * @param rightHandSide - (n, m)
+ * @returns X, (n, m)
+ */
+export function solveWithCholesky(lower: Matrix, rightHandSide: Matrix): Matrix {
+  return solveLowerTransposed(lower, solveLowerTriangular(lower, rightHandSide));
+}
+
+/**
+ * The inverse of a symmetric positive-definite matrix (e.g. C⁻¹ for χ²), through its Cholesky
+ * factor: `A⁻¹ = L⁻ᵀ · L⁻¹`, accumulated row by row and exactly symmetric.
+ *
+ * @param matrix - (n, n), symmetric positive definite
+ * @returns (n, n), symmetric
+ * @throws LinearAlgebraError - if the matrix is not symmetric positive definite
+ */
+export function invertSymmetricPositiveDefinite(matrix: Matrix): Matrix {
+  const n = matrix.rows;
+  const lower = cholesky(matrix);
+  const l = lower.data;
+  // L⁻¹ is lower triangular: solve L · Y = I one row of Y at a time.
+  const lowerInverse = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    const rowI = i * n;
+    for (let k = 0; k < i; k++) {
+      const factor = l[rowI + k];
+      if (factor === 0) continue;
+      const rowK = k * n;
+      for (let c = 0; c <= k; c++) lowerInverse[rowI + c] -= factor * lowerInverse[rowK + c];
+    }
+    const pivot = l[rowI + i];
+    for (let c = 0; c < i; c++) lowerInverse[rowI + c] /= pivot;
+    lowerInverse[rowI + i] = 1 / pivot;
+  }
+  // A⁻¹ = L⁻ᵀ·L⁻¹: with U = (L⁻¹)ᵀ upper triangular, (A⁻¹)ᵢⱼ = Σ_{k ≥ max(i,j)} Uᵢₖ·Uⱼₖ, a dot
+  // product of two contiguous rows of U.
+  const upper = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k <= i; k++) upper[k * n + i] = lowerInverse[i * n + k];
+  }
+  const inverse = createMatrix(n, n);
+  const out = inverse.data;
+  for (let i = 0; i < n; i++) {
+    const rowI = i * n;
+    for (let j = i; j < n; j++) {
+      const rowJ = j * n;
+      let sum = 0;
+      for (let k = j; k < n; k++) sum += upper[rowI + k] * upper[rowJ + k];
+      out[rowI + j] = sum;
+      out[rowJ + i] = sum;
+    }
+  }
+  return inverse;
+}

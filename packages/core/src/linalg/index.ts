@@ -1,0 +1,18 @@
+export {
+  assertSquare,
+  createMatrix,
+  identityMatrix,
+  matrixFromRows,
+  maxAbsDifference,
+  multiplyMatrices,
+  transposeMatrix,
+  type Matrix,
+} from './matrix.js';
+export {
+  cholesky,
+  invertSymmetricPositiveDefinite,
+  solveLowerTransposed,
+  solveLowerTriangular,
+  solveWithCholesky,
+} from './cholesky.js';
+export { symmetricEigen, type SymmetricEigensystem } from './symmetric-eigen.js';

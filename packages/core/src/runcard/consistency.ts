@@ -1,0 +1,90 @@
+import type { RuncardIssue } from '../errors/runcard-error.js';
+import { findFitBasis } from '../flavours/fit-basis.js';
+import type { Runcard } from './runcard.js';
+
+/**
+ * Checks between keys that the schema cannot express alone: layers against activations, the
+ * output layer against the fitted flavours, the fitted flavours against the fit basis, the
+ * preprocessing ranges against feature scaling, repeated datasets.
+ */
+export function checkConsistency(runcard: Runcard): RuncardIssue[] {
+  return [...checkLayers(runcard), ...checkBasis(runcard), ...checkDatasets(runcard)];
+}
+
+function checkLayers({ parameters, fitting }: Runcard): RuncardIssue[] {
+  const issues: RuncardIssue[] = [];
+  const layers = parameters.nodes_per_layer;
+  const activations = parameters.activation_per_layer;
+  if (activations.length !== layers.length) {
+    issues.push({
+      keyPath: 'parameters.activation_per_layer',
+      problem: `expected ${layers.length} activations, one per layer of nodes_per_layer [${layers.join(', ')}], got ${activations.length}`,
+    });
+  }
+  const last = layers.length - 1;
+  if (layers[last] !== fitting.basis.length) {
+    issues.push({
+      keyPath: `parameters.nodes_per_layer[${last}]`,
+      problem: `expected ${fitting.basis.length}, the number of fitted flavours in fitting.basis, got ${layers[last]}`,
+    });
+  }
+  return issues;
+}
+
+function checkBasis({ fitting, parameters }: Runcard): RuncardIssue[] {
+  const basis = findFitBasis(fitting.fitbasis);
+  if (basis === undefined) return [];
+  const issues: RuncardIssue[] = [];
+  const names = fitting.basis.map((entry) => entry.fl);
+  const scaled = parameters.feature_scaling_points !== undefined;
+  fitting.basis.forEach((entry, i) => {
+    const at = `fitting.basis[${i}]`;
+    if (!basis.flavours.includes(entry.fl)) {
+      issues.push({
+        keyPath: `${at}.fl`,
+        problem: `expected one of ${basis.flavours.join(', ')} (the flavours of ${basis.name}), got '${entry.fl}'`,
+      });
+    } else if (names.indexOf(entry.fl) !== i) {
+      issues.push({
+        keyPath: `${at}.fl`,
+        problem: `repeats flavour '${entry.fl}' of fitting.basis[${names.indexOf(entry.fl)}]`,
+      });
+    }
+    const largex = entry.largex;
+    if (scaled && largex !== undefined && (largex[0] !== 0 || largex[1] !== 0)) {
+      issues.push({
+        keyPath: `${at}.largex`,
+        problem:
+          'expected no largex range (or [0, 0]) when parameters.feature_scaling_points is set',
+      });
+    } else if (!scaled && largex === undefined) {
+      issues.push({
+        keyPath: `${at}.largex`,
+        problem:
+          'missing; expected a range [low, high] (required unless parameters.feature_scaling_points is set)',
+      });
+    }
+  });
+  const missing = basis.flavours.filter((flavour) => !names.includes(flavour));
+  if (missing.length > 0) {
+    issues.push({
+      keyPath: 'fitting.basis',
+      problem: `missing flavour(s) ${missing.join(', ')}: ${basis.name} fits ${basis.flavours.join(', ')}`,
+    });
+  }
+  return issues;
+}
+
+function checkDatasets({ dataset_inputs: datasets }: Runcard): RuncardIssue[] {
+  const names = datasets.map((input) => input.dataset);
+  return datasets.flatMap((input, i) =>
+    names.indexOf(input.dataset) === i
+      ? []
+      : [
+          {
+            keyPath: `dataset_inputs[${i}].dataset`,
+            problem: `repeats dataset '${input.dataset}' of dataset_inputs[${names.indexOf(input.dataset)}]`,
+          },
+        ],
+  );
+}

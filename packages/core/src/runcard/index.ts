@@ -1,0 +1,10 @@
+export { loadRuncard, parseRuncard, type ValidatedRuncard } from './load-runcard.js';
+export type { BasisFlavourSettings, DatasetInput, FitParameters, Runcard } from './runcard.js';
+export {
+  ACTIVATIONS,
+  INITIALIZERS,
+  OPTIMIZER_LEARNING_RATES,
+  runcardSchema,
+  SUM_RULE_MODES,
+  type OptimizerName,
+} from './schema.js';

@@ -1,0 +1,240 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { RuncardError } from '../errors/runcard-error.js';
+import { loadRuncard, parseRuncard } from './load-runcard.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../../../examples/nnpdf40-like.yml', import.meta.url));
+const QUICKCARD = fileURLToPath(
+  new URL('../../../../../shared/data/n3fit_reference/quickcard.yml', import.meta.url),
+);
+
+/** A small valid runcard; `sections` replace or add top-level blocks. */
+function runcard(sections: Record<string, string> = {}): string {
+  const blocks: Record<string, string> = {
+    dataset_inputs:
+      'dataset_inputs:\n  - { dataset: SLAC_NC_NOTFIXED_P_EM-F2, variant: legacy_dw }',
+    seeds: 'trvlseed: 3\nnnseed: 2\nmcseed: 1',
+    parameters: [
+      'parameters:',
+      '  nodes_per_layer: [25, 20, 8]',
+      '  activation_per_layer: [tanh, tanh, linear]',
+      '  optimizer: { optimizer_name: Nadam }',
+      '  epochs: 1000',
+      '  stopping_patience: 0.1',
+    ].join('\n'),
+    fitting: [
+      'fitting:',
+      '  fitbasis: EVOL',
+      '  basis:',
+      ...['sng', 'g', 'v', 'v3', 'v8', 't3', 't8', 't15'].map(
+        (fl) => `    - { fl: ${fl}, smallx: [1.0, 1.1], largex: [1.5, 3.0] }`,
+      ),
+    ].join('\n'),
+    ...sections,
+  };
+  return Object.values(blocks).join('\n') + '\n';
+}
+
+function issuesOf(text: string): string[] {
+  try {
+    parseRuncard(text, { file: 'fit.yml' });
+  } catch (error) {
+    if (RuncardError.isInstance(error)) {
+      return error.issues.map(
+        (issue) => `${issue.line ?? '?'}: ${issue.keyPath}: ${issue.problem}`,
+      );
+    }
+    throw error;
+  }
+  throw new Error('expected the runcard to be rejected');
+}
+
+describe('parseRuncard', () => {
+  it("should fill in n3fit's defaults", () => {
+    const { runcard: card, warnings } = parseRuncard(runcard());
+    expect(warnings).toEqual([]);
+    expect(card.parameters.optimizer).toEqual({
+      optimizer_name: 'Nadam',
+      learning_rate: 0.001,
+      clipnorm: 1,
+    });
+    expect(card.parameters).toMatchObject({
+      initializer: 'glorot_normal',
+      threshold_chi2: 10,
+      stopping_delta: 0,
+      layer_type: 'dense',
+      dropout: 0,
+      positivity: { threshold: 1e-6 },
+    });
+    expect(card.datacuts).toEqual({ q2min: 3.49, w2min: 12.5 });
+    expect(card).toMatchObject({ genrep: true, diagonal_basis: true, diagonal_frac: 0.75 });
+    expect(card.dataset_inputs[0]).toEqual({
+      dataset: 'SLAC_NC_NOTFIXED_P_EM-F2',
+      variant: 'legacy_dw',
+      frac: 1,
+      weight: 1,
+      cfac: [],
+    });
+    expect(card.fitting.sum_rules).toBe('ALL');
+    expect(card.fitting.basis[0]).toEqual({
+      fl: 'sng',
+      smallx: [1.0, 1.1],
+      largex: [1.5, 3.0],
+      trainable: true,
+    });
+    expect(card.positivity.posdatasets).toEqual([]);
+  });
+
+  it('should read theoryid written with underscores, as n3fit runcards do', () => {
+    expect(
+      parseRuncard(runcard({ theory: 'theory: { theoryid: 40_000_000 }' })).runcard.theory,
+    ).toEqual({
+      theoryid: 40000000,
+    });
+  });
+
+  it('should name the key path, the line, what was expected and what was found', () => {
+    const text = runcard().replace('nodes_per_layer: [25, 20, 8]', 'nodes_per_layer: [25, 20, -3]');
+    expect(issuesOf(text)).toEqual([
+      '7: parameters.nodes_per_layer[2]: expected a positive integer, got -3',
+    ]);
+  });
+
+  it('should report every problem at once, in line order', () => {
+    const text = runcard({
+      seeds: 'trvlseed: 3\nnnseed: -2\nmcseed: one',
+    }).replace('stopping_patience: 0.1', 'stopping_patience: 1.5');
+    expect(issuesOf(text)).toEqual([
+      '4: nnseed: expected an integer between 0 and 4294967295, got -2',
+      "5: mcseed: expected an integer between 0 and 4294967295, got 'one'",
+      '11: parameters.stopping_patience: expected a number between 0 and 1, got 1.5',
+    ]);
+  });
+
+  it('should report missing keys at the section that should hold them', () => {
+    const text = runcard().replace('  epochs: 1000\n', '');
+    expect(issuesOf(text)).toEqual(['6: parameters.epochs: missing; expected a positive integer']);
+  });
+
+  it('should report unknown keys and suggest the closest known one', () => {
+    const text = runcard().replace('  epochs: 1000', '  epoch: 1000\n  learning_rate_decay: 3');
+    expect(issuesOf(text)).toEqual(
+      [
+        "10: parameters.epoch: unknown key (did you mean 'epochs'?)",
+        '11: parameters.learning_rate_decay: unknown key',
+        '6: parameters.epochs: missing; expected a positive integer',
+      ].sort((a, b) => Number.parseInt(a) - Number.parseInt(b)),
+    );
+  });
+
+  it('should check layers against activations and the output layer against the fitted flavours', () => {
+    const text = runcard()
+      .replace('[25, 20, 8]', '[25, 20, 9]')
+      .replace('[tanh, tanh, linear]', '[tanh, linear]');
+    expect(issuesOf(text)).toEqual([
+      '7: parameters.nodes_per_layer[2]: expected 8, the number of fitted flavours in fitting.basis, got 9',
+      '8: parameters.activation_per_layer: expected 3 activations, one per layer of nodes_per_layer [25, 20, 9], got 2',
+    ]);
+  });
+
+  it('should check the fitted flavours against the fit basis', () => {
+    const text = runcard().replace('fl: t15', 'fl: cp').replace('fl: t8', 'fl: t3');
+    expect(issuesOf(text)).toEqual([
+      '14: fitting.basis: missing flavour(s) t8, t15: EVOL fits sng, g, v, v3, v8, t3, t8, t15',
+      "21: fitting.basis[6].fl: repeats flavour 't3' of fitting.basis[5]",
+      "22: fitting.basis[7].fl: expected one of sng, g, v, v3, v8, t3, t8, t15 (the flavours of EVOL), got 'cp'",
+    ]);
+  });
+
+  it('should reject ranges with low > high, unknown bases, optimisers and activations', () => {
+    const text = runcard()
+      .replace('fitbasis: EVOL', 'fitbasis: EVOLS')
+      .replace('{ optimizer_name: Nadam }', '{ optimizer_name: Adamw }')
+      .replace('[tanh, tanh, linear]', '[tanh, tahn, linear]')
+      .replace('{ fl: g, smallx: [1.0, 1.1]', '{ fl: g, smallx: [1.1, 1.0]');
+    expect(issuesOf(text)).toEqual([
+      "8: parameters.activation_per_layer[1]: expected one of linear, tanh, sigmoid, relu, elu, softplus, square, leaky_relu, modified_tanh, got 'tahn'",
+      "9: parameters.optimizer.optimizer_name: expected one of SGD, RMSprop, Adam, Adamax, Adagrad, Adadelta, Nadam, Amsgrad, got 'Adamw'",
+      "13: fitting.fitbasis: expected one of EVOL, NN31IC, FLAVOUR, CCBAR_ASYMM, got 'EVOLS'",
+      '16: fitting.basis[1].smallx: expected a range [low, high] with low ≤ high, got [1.1, 1]',
+    ]);
+  });
+
+  it('should warn about upstream keys without effect and reject unsupported or moved ones', () => {
+    const text = runcard({
+      extra: 'debug: true\nmaxcores: 8\nload: weights.h5\ndouble_precision: false\nsum_rules: MSR',
+    });
+    expect(issuesOf(text)).toEqual([
+      '25: load: not supported by partonfit: starting from saved weights is not supported yet; remove it',
+      '27: sum_rules: partonfit reads it under fitting:, as fitting.sum_rules',
+    ]);
+    const { warnings } = parseRuncard(runcard({ extra: 'debug: true\ndouble_precision: false' }));
+    expect(warnings).toEqual([
+      {
+        keyPath: 'debug',
+        line: 23,
+        problem:
+          'ignored: has no effect in partonfit (partonfit fits are always reproducible from their seeds)',
+      },
+      { keyPath: 'double_precision', line: 24, problem: 'ignored: switched off' },
+    ]);
+  });
+
+  it('should reject keys that n3fit moved, naming where they belong', () => {
+    const text = runcard()
+      .replace('  fitbasis: EVOL', '  fitbasis: EVOL\n  nnseed: 4')
+      .replace('variant: legacy_dw }', 'variant: legacy_dw, sys: 10 }');
+    expect(issuesOf(text)).toEqual([
+      '2: dataset_inputs[0].sys: is deprecated; use variant',
+      "14: fitting.nnseed: should be the top-level key 'nnseed', not part of fitting",
+    ]);
+  });
+
+  it('should reject YAML that does not parse, with its line', () => {
+    expect(issuesOf('parameters:\n  epochs: 1\n  epochs: 2\n')).toEqual([
+      '3: : not valid YAML: Map keys must be unique',
+    ]);
+    expect(issuesOf('- just\n- a list\n')).toEqual([
+      "?: : expected a mapping of keys to values, got ['just', 'a list']",
+    ]);
+  });
+
+  it('should format the whole error for a person', () => {
+    const text = runcard().replace('epochs: 1000', 'epochs: 0');
+    expect(() => parseRuncard(text, { file: 'fit.yml' })).toThrow(
+      'fit.yml: 1 problem in the runcard\n  fit.yml:10: parameters.epochs: expected a positive integer, got 0',
+    );
+  });
+});
+
+describe('loadRuncard', () => {
+  it('should read the example runcard shipped with partonfit', async () => {
+    const { runcard: card, file } = await loadRuncard(EXAMPLE);
+    expect(file).toBe(EXAMPLE);
+    expect(card.parameters.nodes_per_layer).toEqual([25, 20, 8]);
+    expect(card.parameters.optimizer).toEqual({
+      optimizer_name: 'Nadam',
+      learning_rate: 2.621e-3,
+      clipnorm: 6.073e-6,
+    });
+    expect(card.theory?.theoryid).toBe(200);
+  });
+
+  it('should name the file when it cannot be read', async () => {
+    await expect(loadRuncard('/nonexistent/fit.yml')).rejects.toThrow(
+      '/nonexistent/fit.yml: cannot read the runcard: no such file',
+    );
+  });
+
+  const hasQuickcard = existsSync(QUICKCARD);
+  if (!hasQuickcard) console.warn(`skipping upstream quickcard test: ${QUICKCARD} is absent`);
+  it.skipIf(!hasQuickcard)(
+    "should read upstream n3fit's regression quickcard, rejecting only its `load`",
+    async () => {
+      const error: unknown = await loadRuncard(QUICKCARD).catch((caught: unknown) => caught);
+      expect(RuncardError.isInstance(error)).toBe(true);
+      expect((error as RuncardError).issues.map((issue) => issue.keyPath)).toEqual(['load']);
+    },
+  );
+});

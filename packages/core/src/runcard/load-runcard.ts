@@ -1,0 +1,179 @@
+import { readFile } from 'node:fs/promises';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import type { z } from 'zod';
+import { RuncardError, type RuncardIssue } from '../errors/runcard-error.js';
+import { checkConsistency } from './consistency.js';
+import { describeValue, formatKeyPath, matchingPaths, valueAt, type KeyPath } from './key-path.js';
+import type { Runcard } from './runcard.js';
+import { KNOWN_KEYS } from './schema-helpers.js';
+import { runcardSchema } from './schema.js';
+import { SPECIAL_KEYS } from './special-keys.js';
+import { suggestKey } from './suggest-key.js';
+
+/** A runcard that passed validation, with the warnings to show before the fit starts. */
+export interface ValidatedRuncard {
+  /** The runcard with every default filled in. */
+  readonly runcard: Runcard;
+  /** Keys that were accepted but have no effect in partonfit. */
+  readonly warnings: readonly RuncardIssue[];
+  /** The file it was read from, when it was read from one. */
+  readonly file: string | undefined;
+}
+
+/**
+ * Reads and validates a runcard file. See {@link parseRuncard}.
+ *
+ * @throws RuncardError - naming the file, and for each problem its key path and line
+ */
+export async function loadRuncard(file: string): Promise<ValidatedRuncard> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    const reason = (cause as { code?: string }).code === 'ENOENT' ? 'no such file' : String(cause);
+    throw new RuncardError({
+      file,
+      issues: [{ keyPath: '', problem: `cannot read the runcard: ${reason}` }],
+      cause,
+    });
+  }
+  return parseRuncard(text, { file });
+}
+
+/**
+ * Parses and validates an n3fit-style YAML runcard (YAML 1.2), filling in n3fit's defaults.
+ *
+ * Every problem is collected before failing — values of the wrong kind or out of range, missing
+ * keys, unknown keys (with the closest known key suggested), inconsistent keys, upstream keys
+ * partonfit does not support — each with its key path and line, e.g.
+ * `fit.yml:14: parameters.nodes_per_layer[2]: expected a positive integer, got -3`.
+ *
+ * @throws RuncardError - listing every problem found
+ */
+export function parseRuncard(text: string, options: { file?: string } = {}): ValidatedRuncard {
+  const { file } = options;
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, version: '1.2', uniqueKeys: true });
+  if (document.errors.length > 0) {
+    const issues = document.errors.map((error) => ({
+      keyPath: '',
+      problem: `not valid YAML: ${(error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')}`,
+      ...(error.linePos === undefined ? {} : { line: error.linePos[0].line }),
+    }));
+    throw new RuncardError({ file, issues });
+  }
+  const locate = (path: readonly PropertyKey[]) => lineOf(document, lineCounter, path);
+  const raw: unknown = document.toJS();
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new RuncardError({
+      file,
+      issues: [
+        { keyPath: '', problem: `expected a mapping of keys to values, got ${describeValue(raw)}` },
+      ],
+    });
+  }
+
+  const { remaining, warnings, issues } = setAsideSpecialKeys(raw, locate);
+  const fail = () =>
+    new RuncardError({ file, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) });
+  const parsed = runcardSchema.safeParse(remaining);
+  if (!parsed.success) {
+    issues.push(...parsed.error.issues.flatMap((issue) => describeIssue(issue, remaining, locate)));
+    throw fail();
+  }
+  for (const issue of checkConsistency(parsed.data)) {
+    issues.push(withLine(issue, locate(parseKeyPath(issue.keyPath))));
+  }
+  if (issues.length > 0) throw fail();
+  return { runcard: parsed.data, warnings, file };
+}
+
+/** Removes the keys of {@link SPECIAL_KEYS} from a copy of `raw`, turning them into messages. */
+function setAsideSpecialKeys(raw: object, locate: (path: KeyPath) => number | undefined) {
+  const remaining = structuredClone(raw);
+  const warnings: RuncardIssue[] = [];
+  const issues: RuncardIssue[] = [];
+  for (const special of SPECIAL_KEYS) {
+    for (const path of matchingPaths(remaining, special.path)) {
+      const value = valueAt(remaining, path);
+      const parent = valueAt(remaining, path.slice(0, -1)) as Record<PropertyKey, unknown>;
+      Reflect.deleteProperty(parent, path[path.length - 1] ?? '');
+      const switchedOff = value === false || value === null;
+      const issue = withLine(
+        {
+          keyPath: formatKeyPath(path),
+          problem:
+            special.kind === 'no-effect' || (special.kind === 'unsupported' && switchedOff)
+              ? `ignored: ${special.kind === 'no-effect' ? `has no effect in partonfit (${special.reason})` : 'switched off'}`
+              : special.kind === 'unsupported'
+                ? `not supported by partonfit: ${special.reason}; remove it`
+                : special.reason,
+        },
+        locate(path),
+      );
+      (special.kind === 'no-effect' || (special.kind === 'unsupported' && switchedOff)
+        ? warnings
+        : issues
+      ).push(issue);
+    }
+  }
+  return { remaining, warnings, issues };
+}
+
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  document: unknown,
+  locate: (path: readonly PropertyKey[]) => number | undefined,
+): RuncardIssue[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const path = [...issue.path, key];
+      const suggestion = suggestKey(key, KNOWN_KEYS);
+      const problem = `unknown key${suggestion === undefined ? '' : ` (did you mean '${suggestion}'?)`}`;
+      return withLine({ keyPath: formatKeyPath(path), problem }, locate(path));
+    });
+  }
+  const value = valueAt(document, issue.path);
+  const problem =
+    value === undefined
+      ? `missing; ${issue.message}`
+      : `${issue.message}, got ${describeValue(value)}`;
+  return [withLine({ keyPath: formatKeyPath(issue.path), problem }, locate(issue.path))];
+}
+
+function withLine(issue: RuncardIssue, line: number | undefined): RuncardIssue {
+  return line === undefined ? issue : { ...issue, line };
+}
+
+/** `a.b[2].c` back into `['a', 'b', 2, 'c']`. */
+function parseKeyPath(keyPath: string): KeyPath {
+  return keyPath
+    .split(/\.|(?=\[)/)
+    .filter((segment) => segment !== '')
+    .map((segment) => (segment.startsWith('[') ? Number(segment.slice(1, -1)) : segment));
+}
+
+/**
+ * The 1-based line of the key or item at `path`, or of its closest ancestor present in the
+ * document (for a missing key, the section that should hold it).
+ */
+function lineOf(
+  document: Document,
+  lineCounter: LineCounter,
+  path: readonly PropertyKey[],
+): number | undefined {
+  for (let depth = path.length; depth > 0; depth--) {
+    const parent = depth === 1 ? document.contents : document.getIn(path.slice(0, depth - 1), true);
+    const segment = path[depth - 1];
+    let start: number | undefined;
+    if (isMap(parent)) {
+      const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === segment);
+      start = isNode(pair?.key) ? pair.key.range?.[0] : undefined;
+    } else if (isSeq(parent) && typeof segment === 'number') {
+      const item: unknown = parent.items[segment];
+      start = isNode(item) ? item.range?.[0] : undefined;
+    }
+    if (start !== undefined) return lineCounter.linePos(start).line;
+  }
+  return undefined;
+}

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { FIT_BASIS_NAMES, findFitBasis } from '../flavours/fit-basis.js';
+import {
+  flag,
+  nonNegativeNumber,
+  numberBetween,
+  oneOf,
+  positiveInteger,
+  positiveNumber,
+  range,
+  section,
+  seed,
+  text,
+} from './schema-helpers.js';
+
+/** Optimisers by upstream name, with n3fit's default learning rates. */
+export const OPTIMIZER_LEARNING_RATES = {
+  SGD: 0.01,
+  RMSprop: 0.01,
+  Adam: 0.01,
+  Adamax: 0.001,
+  Adagrad: 0.001,
+  Adadelta: 1.0,
+  Nadam: 0.001,
+  Amsgrad: 0.01,
+} as const;
+
+/** The name of an optimiser. */
+export type OptimizerName = keyof typeof OPTIMIZER_LEARNING_RATES;
+
+const OPTIMIZER_NAMES = Object.keys(OPTIMIZER_LEARNING_RATES) as [
+  OptimizerName,
+  ...OptimizerName[],
+];
+
+/** Activation functions a layer may use: tfjs built-ins and upstream's custom ones. */
+export const ACTIVATIONS = [
+  'linear',
+  'tanh',
+  'sigmoid',
+  'relu',
+  'elu',
+  'softplus',
+  'square',
+  'leaky_relu',
+  'modified_tanh',
+] as const;
+
+/** Weight initialisers n3fit accepts. */
+export const INITIALIZERS = ['glorot_normal', 'glorot_uniform', 'random_uniform'] as const;
+
+/** Sum-rule modes; `true` in a runcard means `ALL`, `false` means `NONE`. */
+export const SUM_RULE_MODES = ['ALL', 'MSR', 'VSR', 'ALLBUTCSR', 'NONE'] as const;
+
+const datasetInput = section({
+  dataset: text(),
+  variant: text().optional(),
+  frac: numberBetween(0, 1).default(1),
+  weight: positiveNumber().default(1),
+  cfac: z.array(text(), { error: 'expected a list of C-factor names' }).default([]),
+  custom_group: text().optional(),
+  /** partonfit: a self-contained npz bundle (FK table, x-grid, covariance, data). */
+  bundle: text().optional(),
+});
+
+const lagrangeDataset = section({ dataset: text(), maxlambda: positiveNumber() });
+
+const lagrangeSchedule = {
+  initial: positiveNumber().optional(),
+  multiplier: positiveNumber().optional(),
+};
+
+const optimizer = section({
+  optimizer_name: oneOf(OPTIMIZER_NAMES),
+  learning_rate: positiveNumber().optional(),
+  clipnorm: positiveNumber().default(1.0),
+}).transform((settings) => ({
+  ...settings,
+  learning_rate: settings.learning_rate ?? OPTIMIZER_LEARNING_RATES[settings.optimizer_name],
+}));
+
+const parameters = section({
+  nodes_per_layer: z
+    .array(positiveInteger(), { error: 'expected a list of layer sizes' })
+    .min(1, { error: 'expected at least one layer' }),
+  activation_per_layer: z.array(oneOf(ACTIVATIONS), {
+    error: 'expected a list of activation names',
+  }),
+  initializer: oneOf(INITIALIZERS).default('glorot_normal'),
+  optimizer,
+  epochs: positiveInteger(),
+  stopping_patience: numberBetween(0, 1),
+  stopping_delta: nonNegativeNumber().default(0),
+  threshold_chi2: positiveNumber().default(10),
+  layer_type: oneOf(['dense']).default('dense'),
+  dropout: numberBetween(0, 1).default(0),
+  positivity: section({ ...lagrangeSchedule, threshold: positiveNumber().default(1e-6) }).prefault(
+    {},
+  ),
+  integrability: section(lagrangeSchedule).prefault({}),
+  feature_scaling_points: positiveInteger().optional(),
+  regularizer: oneOf(['l1_l2']).optional(),
+  regularizer_args: section({
+    l1: nonNegativeNumber().default(0),
+    l2: nonNegativeNumber().default(0),
+  }).optional(),
+});
+
+const basisFlavour = section({
+  fl: text(),
+  smallx: range(),
+  largex: range().optional(),
+  trainable: flag().default(true),
+});
+
+const sumRules = z
+  .union([z.boolean(), z.string()], {
+    error: `expected true, false or one of ${SUM_RULE_MODES.join(', ')}`,
+  })
+  .transform((mode, context) => {
+    if (typeof mode === 'boolean') return mode ? 'ALL' : 'NONE';
+    const upper = mode.toUpperCase();
+    if ((SUM_RULE_MODES as readonly string[]).includes(upper))
+      return upper as (typeof SUM_RULE_MODES)[number];
+    context.addIssue({
+      code: 'custom',
+      message: `expected true, false or one of ${SUM_RULE_MODES.join(', ')}`,
+      input: mode,
+    });
+    return z.NEVER;
+  });
+
+const fitting = section({
+  fitbasis: text().refine((name) => findFitBasis(name) !== undefined, {
+    error: `expected one of ${FIT_BASIS_NAMES.join(', ')}`,
+  }),
+  basis: z.array(basisFlavour, { error: 'expected a list of fitted flavours' }).min(1),
+  sum_rules: sumRules.default('ALL'),
+  savepseudodata: flag().default(true),
+});
+
+/** `theoryid` as an integer; n3fit runcards also write it with underscores (40_000_000). */
+const theoryId = z.preprocess(
+  (value) =>
+    typeof value === 'string' && /^\d[\d_]*$/.test(value)
+      ? Number(value.replaceAll('_', ''))
+      : value,
+  z
+    .int({ error: 'expected a theory id (a non-negative integer)' })
+    .nonnegative({ error: 'expected a theory id (a non-negative integer)' }),
+);
+
+/**
+ * The runcard schema: n3fit's keys with n3fit's defaults, plus `data_paths` and
+ * `dataset_inputs[].bundle` to find inputs without NNPDF's server.
+ */
+export const runcardSchema = section({
+  description: z.string({ error: 'expected a string' }).optional(),
+  dataset_inputs: z
+    .array(datasetInput, { error: 'expected a list of datasets' })
+    .min(1, { error: 'expected at least one dataset' }),
+  datacuts: section({
+    t0pdfset: text().optional(),
+    q2min: nonNegativeNumber().default(3.49),
+    w2min: nonNegativeNumber().default(12.5),
+    maxTau: positiveNumber().optional(),
+  }).prefault({}),
+  theory: section({ theoryid: theoryId }).optional(),
+  data_paths: section({
+    theories: text().optional(),
+    commondata: text().optional(),
+    lhapdf: text().optional(),
+  }).prefault({}),
+  trvlseed: seed(),
+  nnseed: seed(),
+  mcseed: seed(),
+  genrep: flag().default(true),
+  diagonal_basis: flag().default(true),
+  diagonal_frac: numberBetween(0, 1).default(0.75),
+  same_trvl_per_replica: flag().default(false),
+  use_t0_sampling: flag().default(true),
+  parameters,
+  fitting,
+  positivity: section({ posdatasets: z.array(lagrangeDataset).default([]) }).prefault({}),
+  integrability: section({ integdatasets: z.array(lagrangeDataset).default([]) }).prefault({}),
+});

@@ -1,0 +1,9 @@
+export {
+  deriveReplicaSeed,
+  deriveReplicaSeeds,
+  MAX_RUNCARD_SEED,
+  type ReplicaSeeds,
+  type RuncardSeeds,
+  type SeedStream,
+} from './replica-seeds.js';
+export { SeededRandom } from './seeded-random.js';

@@ -1,0 +1,82 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const EXAMPLE = fileURLToPath(new URL('../../../../examples/nnpdf40-like.yml', import.meta.url));
+
+async function run(...args: string[]) {
+  let out = '';
+  let error = '';
+  const code = await runCli(args, {
+    out: (text) => (out += text),
+    error: (text) => (error += text),
+  });
+  return { code, out, error };
+}
+
+describe('partonfit command line', () => {
+  it('should list the commands with --help and with no arguments', async () => {
+    const help = await run('--help');
+    expect(help.code).toBe(0);
+    for (const name of ['check', 'backend', 'fit', 'predict', 'export', 'postfit', 'bench']) {
+      expect(help.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    }
+    expect(help.out).toMatch(/^partonfit 0\.1\.0 — /);
+    expect((await run()).out).toBe(help.out);
+  });
+
+  it('should print the version', async () => {
+    expect(await run('--version')).toEqual({ code: 0, out: '0.1.0\n', error: '' });
+  });
+
+  it('should summarise a valid runcard', async () => {
+    const { code, out } = await run('check', EXAMPLE);
+    expect(code).toBe(0);
+    expect(out).toContain(`${EXAMPLE}: valid`);
+    expect(out).toContain('network:       2 → 25 → 20 → 8 (tanh, tanh, linear), glorot_normal');
+    expect(out).toContain('epochs:        17000, patience 1700 epochs, threshold χ² 3.5');
+    expect(out).toContain('optimizer:     Nadam, learning rate 0.002621, clipnorm 0.000006073');
+  });
+
+  it('should report an invalid runcard with exit code 1', async () => {
+    const { code, error } = await run('check', '/nonexistent.yml');
+    expect(code).toBe(1);
+    expect(error).toBe(
+      '/nonexistent.yml: 1 problem in the runcard\n  /nonexistent.yml: cannot read the runcard: no such file\n',
+    );
+  });
+
+  it('should show the chosen backend', async () => {
+    const { code, out } = await run('backend', '--backend', 'cpu');
+    expect(code).toBe(0);
+    expect(out).toBe('backend: cpu (@tensorflow/tfjs-backend-cpu; plain JavaScript)\n');
+  });
+
+  it('should explain usage errors with exit code 2', async () => {
+    expect(await run('check')).toMatchObject({
+      code: 2,
+      error: 'usage: partonfit check <runcard.yml>\n',
+    });
+    expect(await run('backend', '--backend', 'gpu')).toMatchObject({
+      code: 2,
+      error: "--backend: expected one of auto, tensorflow, wasm, cpu, got 'gpu'\n",
+    });
+    expect((await run('backend', '--fast')).error).toMatch(
+      /^partonfit backend: Unknown option '--fast'/,
+    );
+    expect(await run('fitt')).toMatchObject({
+      code: 2,
+      error: "partonfit: unknown command 'fitt'; see `partonfit --help`\n",
+    });
+    expect(await run('fit', 'runcard.yml')).toMatchObject({
+      code: 2,
+      error: 'partonfit fit: not available in partonfit 0.1.0 yet; see `partonfit --help`\n',
+    });
+  });
+
+  it("should print a command's usage with --help", async () => {
+    expect((await run('check', '--help')).out).toBe(
+      'usage: partonfit check <runcard.yml>\n  validate a runcard and show the settings a fit would use\n',
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import { createRequire } from 'node:module';
+import { backendCommand } from './backend-command.js';
+import { checkCommand } from './check-command.js';
+import { EXIT_USAGE, type Command, type PlannedCommand } from './commands.js';
+import type { Terminal } from './terminal.js';
+
+const COMMANDS: readonly Command[] = [checkCommand, backendCommand];
+
+const PLANNED: readonly PlannedCommand[] = [
+  {
+    name: 'fit',
+    summary:
+      'fit PDF replicas: partonfit fit <runcard> [--replicas 1-100] [--backend …] [--resume]',
+  },
+  { name: 'predict', summary: 'predictions and χ² of an LHAPDF set or a fit against datasets' },
+  {
+    name: 'export',
+    summary: "re-create a fit's exportgrids and JSON summaries from saved weights",
+  },
+  { name: 'postfit', summary: 'select replicas and write the final set' },
+  { name: 'bench', summary: 'measure training speed on an NNPDF4.0-sized workload' },
+];
+
+function version(): string {
+  const manifest = createRequire(import.meta.url)('../../package.json') as { version: string };
+  return manifest.version;
+}
+
+/** The text of `partonfit --help`. */
+export function helpText(): string {
+  const width = Math.max(...[...COMMANDS, ...PLANNED].map((command) => command.name.length)) + 2;
+  const row = (name: string, summary: string) => `  ${name.padEnd(width)}${summary}`;
+  return [
+    `partonfit ${version()} — neural-network fits of parton distribution functions, many replicas at once`,
+    '',
+    'Usage: partonfit <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((command) => row(command.name, command.summary)),
+    '',
+    'Coming in later versions:',
+    ...PLANNED.map((command) => row(command.name, command.summary)),
+    '',
+    'Options:',
+    row('-h, --help', 'show this help, or a command’s usage with `partonfit <command> --help`'),
+    row('-v, --version', 'show the version'),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Runs the `partonfit` command line with `args` (without the node and script paths) and
+ * resolves to the exit code: 0 on success, 1 when the work failed, 2 for a usage error.
+ */
+export async function runCli(args: readonly string[], terminal: Terminal): Promise<number> {
+  const [name = '--help', ...rest] = args;
+  if (name === '-h' || name === '--help' || name === 'help') {
+    terminal.out(helpText());
+    return 0;
+  }
+  if (name === '-v' || name === '--version') {
+    terminal.out(`${version()}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    const planned = PLANNED.some((candidate) => candidate.name === name);
+    terminal.error(
+      planned
+        ? `partonfit ${name}: not available in partonfit ${version()} yet; see \`partonfit --help\`\n`
+        : `partonfit: unknown command '${name}'; see \`partonfit --help\`\n`,
+    );
+    return EXIT_USAGE;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    terminal.out(`usage: ${command.usage}\n  ${command.summary}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, terminal);
+  } catch (error) {
+    // parseArgs rejects unknown options and missing values with a TypeError.
+    if (
+      error instanceof TypeError &&
+      'code' in error &&
+      String(error.code).startsWith('ERR_PARSE_ARGS')
+    ) {
+      terminal.error(`partonfit ${name}: ${error.message}\nusage: ${command.usage}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * @partonfit/trainer — the multi-replica training loop and the `partonfit` command line.
+ *
+ * @packageDocumentation
+ */
+export { helpText, runCli } from './cli/run-cli.js';
+export type { Terminal } from './cli/terminal.js';
