@@ -28,7 +28,13 @@ function version(): string {
 
 /** The text of `partonfit --help`. */
 export function helpText(): string {
-  const width = Math.max(...[...COMMANDS, ...PLANNED].map((command) => command.name.length)) + 2;
+  const options = [
+    ['-h, --help', 'show this help, or a command’s usage with `partonfit <command> --help`'],
+    ['-v, --version', 'show the version'],
+  ] as const;
+  const labels = [...COMMANDS, ...PLANNED].map((command) => command.name);
+  const width =
+    Math.max(...labels.map((label) => label.length), ...options.map(([label]) => label.length)) + 2;
   const row = (name: string, summary: string) => `  ${name.padEnd(width)}${summary}`;
   return [
     `partonfit ${version()} — neural-network fits of parton distribution functions, many replicas at once`,
@@ -42,8 +48,7 @@ export function helpText(): string {
     ...PLANNED.map((command) => row(command.name, command.summary)),
     '',
     'Options:',
-    row('-h, --help', 'show this help, or a command’s usage with `partonfit <command> --help`'),
-    row('-v, --version', 'show the version'),
+    ...options.map(([label, summary]) => row(label, summary)),
     '',
   ].join('\n');
 }
