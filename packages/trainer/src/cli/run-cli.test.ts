@@ -22,8 +22,8 @@ describe('partonfit command line', () => {
       expect(help.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     expect(help.out).toMatch(/^partonfit 0\.1\.0 — /);
-    expect(help.out).toContain('\n  -v, --version    show the version\n');
-    expect(help.out).toContain('\n  check            validate a runcard');
+    expect(help.out).toContain('\n  -v, --version  show the version\n');
+    expect(help.out).toContain('\n  check          validate a runcard');
     expect((await run()).out).toBe(help.out);
   });
 
