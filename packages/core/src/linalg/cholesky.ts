@@ -25,8 +25,7 @@ export function cholesky(matrix: Matrix): Matrix {
     const rowI = i * n;
     for (let j = 0; j <= i; j++) {
       const rowJ = j * n;
-      let sum = a[rowI + j];
-      for (let k = 0; k < j; k++) sum -= l[rowI + k] * l[rowJ + k];
+      const sum = a[rowI + j] - rowDot(l, rowI, rowJ, j);
       if (i === j) {
         if (!(sum > 0)) {
           throw new LinearAlgebraError({
@@ -42,6 +41,26 @@ export function cholesky(matrix: Matrix): Matrix {
     }
   }
   return factor;
+}
+
+/**
+ * Σ_{k<length} data[first + k] · data[second + k], over four independent partial sums so the
+ * multiply-adds do not wait on one another.
+ */
+function rowDot(data: Float64Array, first: number, second: number, length: number): number {
+  let sum0 = 0;
+  let sum1 = 0;
+  let sum2 = 0;
+  let sum3 = 0;
+  let k = 0;
+  for (; k + 3 < length; k += 4) {
+    sum0 += data[first + k] * data[second + k];
+    sum1 += data[first + k + 1] * data[second + k + 1];
+    sum2 += data[first + k + 2] * data[second + k + 2];
+    sum3 += data[first + k + 3] * data[second + k + 3];
+  }
+  for (; k < length; k++) sum0 += data[first + k] * data[second + k];
+  return sum0 + sum1 + (sum2 + sum3);
 }
 
 function checkRightHandSide(lower: Matrix, rightHandSide: Matrix, operation: string): void {
@@ -172,8 +191,7 @@ export function invertSymmetricPositiveDefinite(matrix: Matrix): Matrix {
     const rowI = i * n;
     for (let j = i; j < n; j++) {
       const rowJ = j * n;
-      let sum = 0;
-      for (let k = j; k < n; k++) sum += upper[rowI + k] * upper[rowJ + k];
+      const sum = rowDot(upper, rowI + j, rowJ + j, n - j);
       out[rowI + j] = sum;
       out[rowJ + i] = sum;
     }
