@@ -1,5 +1,5 @@
 import { ShapeError } from '../errors/shape-error.js';
-import { createMatrix, type Matrix } from '../linalg/matrix.js';
+import { createMatrix, transposeMatrix, type Matrix } from '../linalg/matrix.js';
 import { EVOLUTION_BASIS_SIZE, evolutionIndex, type EvolutionFlavour } from './evolution-basis.js';
 import { FLAVOUR_BASIS } from './flavour-basis.js';
 
@@ -19,16 +19,10 @@ const COMBINATIONS: readonly { plus: EvolutionFlavour; minus: EvolutionFlavour }
 /**
  * Weight of quark `quark` (0 = u … 5 = t) in combination `k`: all ones for Σ/V (k = 0); for
  * T/V with k ≥ 1 (T3, T8, T15, T24, T35) ones for the first k quarks and −k for quark k.
- * The six weight vectors are mutually orthogonal, which gives the inverse rotation exactly.
  */
 function combinationWeight(k: number, quark: number): number {
   if (k === 0 || quark < k) return 1;
   return quark === k ? -k : 0;
-}
-
-/** |w_k|², the squared norm of weight vector k: 6 for Σ, k(k+1) for the others. */
-function combinationNorm(k: number): number {
-  return k === 0 ? QUARKS.length : k * (k + 1);
 }
 
 function flavourIndex(name: string): number {
@@ -56,26 +50,23 @@ function buildFlavourToEvolution(): Matrix {
   return rotation;
 }
 
-function buildEvolutionToFlavour(): Matrix {
-  const rotation = createMatrix(FLAVOUR_BASIS.length, EVOLUTION_BASIS_SIZE);
-  const set = (row: number, column: number, value: number) => {
-    rotation.data[row * EVOLUTION_BASIS_SIZE + column] = value;
-  };
-  set(flavourIndex('PHT'), evolutionIndex('photon'), 1);
-  set(flavourIndex('GLUON'), evolutionIndex('g'), 1);
-  COMBINATIONS.forEach(({ plus, minus }, k) => {
-    QUARKS.forEach((quark, q) => {
-      // q⁺ = Σ_k w_k[q]/|w_k|² · E⁺_k, and q = (q⁺ + q⁻)/2, q̄ = (q⁺ − q⁻)/2
-      const weight = combinationWeight(k, q);
-      if (weight === 0) return;
-      const half = weight / combinationNorm(k) / 2;
-      set(flavourIndex(quark), evolutionIndex(plus), half);
-      set(flavourIndex(quark), evolutionIndex(minus), half);
-      set(flavourIndex(`${quark}BAR`), evolutionIndex(plus), half);
-      set(flavourIndex(`${quark}BAR`), evolutionIndex(minus), -half);
-    });
-  });
-  return rotation;
+/**
+ * The inverse of a matrix whose rows are mutually orthogonal: its transpose with column i divided
+ * by |row i|². The evolution-basis combinations are such rows (|Σ|² = |V|² = 12,
+ * |T_k|² = |V_k|² = 2·k(k+1) for T3 … T35, |γ|² = |g|² = 1), so this inverse is exact up to the
+ * rounding of each entry.
+ */
+function invertOrthogonalRows(rotation: Matrix): Matrix {
+  const inverse = transposeMatrix(rotation);
+  const { rows, columns } = rotation;
+  for (let row = 0; row < rows; row++) {
+    let normSquared = 0;
+    for (let column = 0; column < columns; column++)
+      normSquared += rotation.data[row * columns + column] ** 2;
+    for (let column = 0; column < columns; column++)
+      inverse.data[column * rows + row] /= normSquared;
+  }
+  return inverse;
 }
 
 /**
@@ -91,7 +82,7 @@ export const FLAVOUR_TO_EVOLUTION: Matrix = buildFlavourToEvolution();
  * (14, 14): `lha = EVOLUTION_TO_FLAVOUR · evolution`. Built from the orthogonality of the
  * combinations (each entry is ±w/(2|w|²), correctly rounded), not by a numerical inversion.
  */
-export const EVOLUTION_TO_FLAVOUR: Matrix = buildEvolutionToFlavour();
+export const EVOLUTION_TO_FLAVOUR: Matrix = invertOrthogonalRows(FLAVOUR_TO_EVOLUTION);
 
 /**
  * Applies a flavour rotation to many points at once.
