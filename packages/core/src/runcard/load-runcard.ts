@@ -7,7 +7,7 @@ import { describeValue, formatKeyPath, matchingPaths, valueAt, type KeyPath } fr
 import type { Runcard } from './runcard.js';
 import { KNOWN_KEYS } from './schema-helpers.js';
 import { runcardSchema } from './schema.js';
-import { SPECIAL_KEYS } from './special-keys.js';
+import { SPECIAL_KEYS, type SpecialKey } from './special-keys.js';
 import { suggestKey } from './suggest-key.js';
 
 /** A runcard that passed validation, with the warnings to show before the fit starts. */
@@ -98,26 +98,33 @@ function setAsideSpecialKeys(raw: object, locate: (path: KeyPath) => number | un
       const value = valueAt(remaining, path);
       const parent = valueAt(remaining, path.slice(0, -1)) as Record<PropertyKey, unknown>;
       Reflect.deleteProperty(parent, path[path.length - 1] ?? '');
-      const switchedOff = value === false || value === null;
-      const issue = withLine(
-        {
-          keyPath: formatKeyPath(path),
-          problem:
-            special.kind === 'no-effect' || (special.kind === 'unsupported' && switchedOff)
-              ? `ignored: ${special.kind === 'no-effect' ? `has no effect in partonfit (${special.reason})` : 'switched off'}`
-              : special.kind === 'unsupported'
-                ? `not supported by partonfit: ${special.reason}; remove it`
-                : special.reason,
-        },
-        locate(path),
+      const { warning, problem } = classifySpecialKey(special, value);
+      (warning ? warnings : issues).push(
+        withLine({ keyPath: formatKeyPath(path), problem }, locate(path)),
       );
-      (special.kind === 'no-effect' || (special.kind === 'unsupported' && switchedOff)
-        ? warnings
-        : issues
-      ).push(issue);
     }
   }
   return { remaining, warnings, issues };
+}
+
+/**
+ * What to say about a special key: keys without effect, and unsupported features switched off
+ * (`false` or empty), are warnings; the rest are errors.
+ */
+function classifySpecialKey(
+  special: SpecialKey,
+  value: unknown,
+): { warning: boolean; problem: string } {
+  switch (special.kind) {
+    case 'no-effect':
+      return { warning: true, problem: `ignored: has no effect in partonfit (${special.reason})` };
+    case 'unsupported':
+      return value === false || value === null
+        ? { warning: true, problem: 'ignored: switched off' }
+        : { warning: false, problem: `not supported by partonfit: ${special.reason}; remove it` };
+    case 'moved':
+      return { warning: false, problem: special.reason };
+  }
 }
 
 function describeIssue(
