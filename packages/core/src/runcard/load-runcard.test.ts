@@ -86,6 +86,11 @@ describe('parseRuncard', () => {
     expect(card.positivity.posdatasets).toEqual([]);
   });
 
+  it("should store upstream's fit-basis alias under its canonical name", () => {
+    const text = runcard().replace('fitbasis: EVOL', 'fitbasis: evolution');
+    expect(parseRuncard(text).runcard.fitting.fitbasis).toBe('EVOL');
+  });
+
   it('should read theoryid written with underscores, as n3fit runcards do', () => {
     expect(
       parseRuncard(runcard({ theory: 'theory: { theoryid: 40_000_000 }' })).runcard.theory,

@@ -131,9 +131,11 @@ const sumRules = z
   });
 
 const fitting = section({
-  fitbasis: text().refine((name) => findFitBasis(name) !== undefined, {
-    error: `expected one of ${FIT_BASIS_NAMES.join(', ')}`,
-  }),
+  fitbasis: text()
+    .refine((name) => findFitBasis(name) !== undefined, {
+      error: `expected one of ${FIT_BASIS_NAMES.join(', ')}`,
+    })
+    .transform((name) => findFitBasis(name)?.name ?? name),
   basis: z.array(basisFlavour, { error: 'expected a list of fitted flavours' }).min(1),
   sum_rules: sumRules.default('ALL'),
   savepseudodata: flag().default(true),
