@@ -6,6 +6,7 @@
  */
 export * from './backend/index.js';
 export * from './errors/index.js';
+export * from './fk-layout/index.js';
 export * from './flavours/index.js';
 export * from './linalg/index.js';
 export * from './runcard/index.js';

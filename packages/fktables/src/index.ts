@@ -1,9 +1,15 @@
 /**
  * @partonfit/fktables — FK-table readers, flavour-sparsity and mask precomputation, compound
  * observables, experimental data, covariances, pseudodata, training/validation splits and the
- * cached fit inputs. The readers arrive with the "FK tables, experimental data and the
- * precomputed fit inputs" issue; this release only reserves the package.
+ * cached fit inputs.
  *
  * @packageDocumentation
  */
-export {};
+export * from './bundle/index.js';
+export * from './commondata/index.js';
+export * from './covariance/index.js';
+export * from './cuts/index.js';
+export * from './fit-inputs/index.js';
+export * from './fktable/index.js';
+export * from './pseudodata/index.js';
+export * from './splits/index.js';

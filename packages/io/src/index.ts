@@ -1,7 +1,12 @@
 /**
- * @partonfit/io — file formats: HDF5, npz/npy, LHAPDF grids, exportgrid and fit folders, all
- * written atomically.
+ * @partonfit/io — file formats: HDF5, npz/npy, LHAPDF grids, compressed inputs, ndarray views,
+ * all written atomically.
  *
  * @packageDocumentation
  */
+export * from './compressed/index.js';
+export * from './hdf5/index.js';
+export * from './lhapdf/index.js';
+export * from './ndarray/index.js';
+export * from './npy/index.js';
 export { writeFileAtomic } from './write-file-atomic.js';
