@@ -1,13 +1,14 @@
 /**
  * @partonfit/core — what every partonfit package stands on: compute-backend selection, flavour
- * bases and rotations, the runcard schema, replica seeds, errors and float64 linear algebra.
+ * bases and rotations, the runcard schema, replica seeds, errors, float64 linear algebra and the
+ * layouts of the arrays a training step multiplies.
  *
  * @packageDocumentation
  */
 export * from './backend/index.js';
 export * from './errors/index.js';
-export * from './fk-layout/index.js';
 export * from './flavours/index.js';
 export * from './linalg/index.js';
 export * from './runcard/index.js';
 export * from './seeds/index.js';
+export * from './step-inputs/index.js';

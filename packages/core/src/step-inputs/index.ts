@@ -1,4 +1,11 @@
 export type {
+  Chi2Structure,
+  CovarianceChi2,
+  CovarianceChi2Block,
+  EigenbasisChi2,
+  EigenbasisChi2Block,
+} from './chi2-structures.js';
+export type {
   DisFkTensor,
   FkTensor,
   HadronicFkTensor,
