@@ -77,14 +77,33 @@ function checkBasis({ fitting, parameters }: Runcard): RuncardIssue[] {
 
 function checkDatasets({ dataset_inputs: datasets }: Runcard): RuncardIssue[] {
   const names = datasets.map((input) => input.dataset);
-  return datasets.flatMap((input, i) =>
-    names.indexOf(input.dataset) === i
-      ? []
-      : [
-          {
-            keyPath: `dataset_inputs[${i}].dataset`,
-            problem: `repeats dataset '${input.dataset}' of dataset_inputs[${names.indexOf(input.dataset)}]`,
-          },
-        ],
-  );
+  return datasets.flatMap((input, i) => {
+    const issues: RuncardIssue[] = [];
+    const first = names.indexOf(input.dataset);
+    if (first !== i) {
+      issues.push({
+        keyPath: `dataset_inputs[${i}].dataset`,
+        problem: `repeats dataset '${input.dataset}' of dataset_inputs[${first}]`,
+      });
+    }
+    if (input.bundle !== undefined) {
+      const clashing: string[] = (
+        ['fktables', 'operation', 'commondata', 'variant'] as const
+      ).filter((key) => input[key] !== undefined);
+      if (input.cfac.length > 0) clashing.push('cfac');
+      for (const key of clashing) {
+        issues.push({
+          keyPath: `dataset_inputs[${i}].${key}`,
+          problem: 'cannot be combined with bundle, which holds the FK table, data and covariance',
+        });
+      }
+    }
+    if (input.operation !== undefined && input.fktables === undefined) {
+      issues.push({
+        keyPath: `dataset_inputs[${i}].operation`,
+        problem: 'needs fktables: it says how their operands combine',
+      });
+    }
+    return issues;
+  });
 }

@@ -152,6 +152,33 @@ describe('parseRuncard', () => {
     ]);
   });
 
+  it('should accept explicit FK-table files and reject keys that clash with a bundle', () => {
+    const explicit = runcard({
+      dataset_inputs: [
+        'dataset_inputs:',
+        '  - { dataset: ATLAS_TOT, fktables: [[a.dat], [b.dat]], operation: RATIO }',
+        '  - { dataset: POS, fktables: [pos.dat], commondata: ./data }',
+      ].join('\n'),
+    });
+    const { runcard: parsed } = parseRuncard(explicit, { file: 'fit.yml' });
+    expect(parsed.dataset_inputs.map((input) => [input.fktables, input.operation])).toEqual([
+      [[['a.dat'], ['b.dat']], 'RATIO'],
+      [['pos.dat'], undefined],
+    ]);
+    const clashing = runcard({
+      dataset_inputs: [
+        'dataset_inputs:',
+        '  - { dataset: SLACP, bundle: slacp.npz, variant: legacy, cfac: [QCD] }',
+        '  - { dataset: HERA, operation: ASY }',
+      ].join('\n'),
+    });
+    expect(issuesOf(clashing)).toEqual([
+      '2: dataset_inputs[0].variant: cannot be combined with bundle, which holds the FK table, data and covariance',
+      '2: dataset_inputs[0].cfac: cannot be combined with bundle, which holds the FK table, data and covariance',
+      '3: dataset_inputs[1].operation: needs fktables: it says how their operands combine',
+    ]);
+  });
+
   it('should reject ranges with low > high, unknown bases, optimisers and activations', () => {
     const text = runcard()
       .replace('fitbasis: EVOL', 'fitbasis: EVOLS')

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIT_BASIS_NAMES, findFitBasis } from '../flavours/fit-basis.js';
+import { OBSERVABLE_OPERATIONS } from '../step-inputs/fk-tensors.js';
 import {
   flag,
   nonNegativeNumber,
@@ -61,6 +62,20 @@ const datasetInput = section({
   custom_group: text().optional(),
   /** partonfit: a self-contained npz bundle (FK table, x-grid, covariance, data). */
   bundle: text().optional(),
+  /**
+   * partonfit: the dataset's FK-table files, instead of finding them in the theory folder: a
+   * list of files (one operand) or a list of lists (one list per operand, concatenated along
+   * the data axis).
+   */
+  fktables: z
+    .union([z.array(text()).min(1), z.array(z.array(text()).min(1)).min(1)], {
+      error: 'expected a list of FK-table files, or a list of such lists (one per operand)',
+    })
+    .optional(),
+  /** partonfit: how the operands of `fktables` combine (default NULL). */
+  operation: oneOf(OBSERVABLE_OPERATIONS).optional(),
+  /** partonfit: the commondata folder of this dataset's set, instead of `data_paths.commondata`. */
+  commondata: text().optional(),
 });
 
 const lagrangeDataset = section({ dataset: text(), maxlambda: positiveNumber() });
