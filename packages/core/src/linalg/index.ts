@@ -5,6 +5,7 @@ export {
   matrixFromRows,
   maxAbsDifference,
   multiplyMatrices,
+  principalSubmatrix,
   transposeMatrix,
   type Matrix,
 } from './matrix.js';

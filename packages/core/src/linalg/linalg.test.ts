@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LinearAlgebraError } from '../errors/linear-algebra-error.js';
+import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { ShapeError } from '../errors/shape-error.js';
 import {
   cholesky,
@@ -15,6 +16,7 @@ import {
   matrixFromRows,
   maxAbsDifference,
   multiplyMatrices,
+  principalSubmatrix,
   transposeMatrix,
   type Matrix,
 } from './matrix.js';
@@ -48,6 +50,19 @@ describe('matrix helpers', () => {
     expect(() => matrixFromRows([[1, 2], [3]])).toThrow(
       'matrix row 1: expected shape [2], got [1]',
     );
+  });
+});
+
+describe('principalSubmatrix', () => {
+  it('should pick rows and columns in the order given', () => {
+    const matrix = matrixFromRows([
+      [1, 2, 3],
+      [4, 5, 6],
+      [7, 8, 9],
+    ]);
+    expect(Array.from(principalSubmatrix(matrix, [2, 0]).data)).toEqual([9, 7, 3, 1]);
+    expect(principalSubmatrix(matrix, []).rows).toBe(0);
+    expect(() => principalSubmatrix(matrix, [3])).toThrow(InvalidArgumentError);
   });
 });
 

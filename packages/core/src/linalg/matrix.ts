@@ -89,6 +89,32 @@ export function multiplyMatrices(left: Matrix, right: Matrix): Matrix {
   return result;
 }
 
+/**
+ * The principal submatrix `A[indices, indices]` of a square matrix (e.g. the covariance of the
+ * training points of a dataset).
+ *
+ * @param matrix - (n, n)
+ * @param indices - k distinct row/column indices in [0, n), in the order wanted
+ * @returns (k, k)
+ */
+export function principalSubmatrix(matrix: Matrix, indices: ArrayLike<number>): Matrix {
+  assertSquare(matrix, 'matrix of principalSubmatrix');
+  const n = matrix.rows;
+  const k = indices.length;
+  const sub = createMatrix(k, k);
+  for (let i = 0; i < k; i++) {
+    const row = indices[i];
+    if (!Number.isInteger(row) || row < 0 || row >= n) {
+      throw new InvalidArgumentError({
+        argument: 'indices',
+        problem: `entry ${i} is ${row}, not a row of the ${n}×${n} matrix`,
+      });
+    }
+    for (let j = 0; j < k; j++) sub.data[i * k + j] = matrix.data[row * n + indices[j]];
+  }
+  return sub;
+}
+
 /** The largest absolute element of `left − right` (both of the same shape). */
 export function maxAbsDifference(left: Matrix, right: Matrix): number {
   if (left.rows !== right.rows || left.columns !== right.columns) {

@@ -1,3 +1,4 @@
+export { deriveNamedSeed } from './named-seed.js';
 export {
   deriveReplicaSeed,
   deriveReplicaSeeds,

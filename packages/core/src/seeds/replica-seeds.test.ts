@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { mix32 } from './mix.js';
 import { deriveReplicaSeed, deriveReplicaSeeds } from './replica-seeds.js';
+import { deriveNamedSeed } from './named-seed.js';
 
 const runcardSeeds = { nnseed: 2, trvlseed: 3, mcseed: 1 };
 
@@ -66,3 +67,16 @@ const PINNED_REPLICA_100 = {
   trvlseed: 271271931,
   mcseed: 3247590910,
 };
+
+describe('deriveNamedSeed', () => {
+  it('should depend on the seed and the name only, differently for different names', () => {
+    const seeds = ['HERACOMBCCEM', 'SLACP', 'NMC', 'BCDMSP'].map((name) =>
+      deriveNamedSeed(7, name),
+    );
+    expect(new Set(seeds).size).toBe(4);
+    expect(deriveNamedSeed(7, 'SLACP')).toBe(seeds[1]);
+    expect(deriveNamedSeed(8, 'SLACP')).not.toBe(seeds[1]);
+    for (const seed of seeds)
+      expect(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32).toBe(true);
+  });
+});
