@@ -1,1 +1,8 @@
-export {};
+export {
+  assertBlocksCover,
+  blockIndices,
+  factorCovarianceBlocks,
+  type CovarianceBlockFactor,
+  type DataBlock,
+} from './covariance-blocks.js';
+export { pseudodataForReplicas, replicaPseudodata, type PseudodataSource } from './pseudodata.js';
