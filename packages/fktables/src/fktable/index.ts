@@ -1,1 +1,45 @@
-export {};
+export {
+  applyCFactors,
+  loadCFactors,
+  parseCFactors,
+  type CFactors,
+  type ParseCFactorsOptions,
+} from './cfactors.js';
+export {
+  loadCompound,
+  parseCompound,
+  type CompoundSpec,
+  type ParseCompoundOptions,
+} from './compound.js';
+export {
+  valuesPerDataPoint,
+  type DisFkTable,
+  type FkTable,
+  type HadronicFkTable,
+} from './fk-table.js';
+export { fkTableAsNdarray } from './fk-table-ndarray.js';
+export { toFkTensor, toObservableTensors } from './fk-tensor.js';
+export { loadFkTable, type LoadFkTableOptions } from './load-fk-table.js';
+export {
+  createObservable,
+  isObservableOperation,
+  observableNdata,
+  OPERAND_COUNTS,
+  operandCountProblem,
+  operandNdata,
+  type Observable,
+} from './observable.js';
+export {
+  fkTableNameOfFile,
+  parseLegacyFkTable,
+  type ParseLegacyFkTableOptions,
+} from './parse-legacy-fk-table.js';
+export { combineOperands, predictFkTable, predictObservable, type PdfAtXGrid } from './predict.js';
+export {
+  findCFactorFile,
+  findCompoundFile,
+  findLegacyFkTable,
+  findTheoryFolder,
+  loadLegacyObservable,
+  type LoadLegacyObservableOptions,
+} from './theory-folder.js';

@@ -1,4 +1,4 @@
-import { cholesky, InvalidArgumentError, principalSubmatrix, type Matrix } from '@partonfit/core';
+import { cholesky, InvalidArgumentError, type Matrix } from '@partonfit/core';
 
 /** A contiguous stretch of the data axis whose covariance is independent of the rest. */
 export interface DataBlock {
@@ -6,6 +6,12 @@ export interface DataBlock {
   readonly offset: number;
   /** Number of data points in the block. */
   readonly size: number;
+}
+
+/** One independent block of a covariance matrix. */
+export interface BlockCovariance extends DataBlock {
+  /** The block's covariance, (size, size), symmetric. */
+  readonly covariance: Matrix;
 }
 
 /** A block of a covariance matrix with its Cholesky factor. */
@@ -38,28 +44,26 @@ export function assertBlocksCover(blocks: readonly DataBlock[], ndata: number): 
   }
 }
 
-/** The indices `offset, offset + 1, …, offset + size − 1` of a block. */
-export function blockIndices(block: DataBlock): Int32Array {
-  const indices = new Int32Array(block.size);
-  for (let i = 0; i < block.size; i++) indices[i] = block.offset + i;
-  return indices;
-}
-
 /**
  * The Cholesky factor of each independent block of a covariance: the square root used to draw
  * pseudodata, block by block, so the cost is Σ size³/3 rather than ndata³/3.
  *
- * @param covariance - (data, data), block diagonal along `blocks`
- * @param blocks - contiguous blocks covering the data axis
+ * @param blocks - contiguous blocks covering the data axis, with their covariances
  * @throws LinearAlgebraError - if a block is not positive definite
  */
 export function factorCovarianceBlocks(
-  covariance: Matrix,
-  blocks: readonly DataBlock[],
+  blocks: readonly BlockCovariance[],
 ): CovarianceBlockFactor[] {
-  assertBlocksCover(blocks, covariance.rows);
-  return blocks.map((block) => ({
-    ...block,
-    cholesky: cholesky(principalSubmatrix(covariance, blockIndices(block))),
+  assertBlocksCover(blocks, blockedDataSize(blocks));
+  return blocks.map(({ offset, size, covariance }) => ({
+    offset,
+    size,
+    cholesky: cholesky(covariance),
   }));
+}
+
+/** Number of data points the blocks cover (the end of the last block). */
+export function blockedDataSize(blocks: readonly DataBlock[]): number {
+  const last = blocks.at(-1);
+  return last === undefined ? 0 : last.offset + last.size;
 }

@@ -1,7 +1,8 @@
 export {
   assertBlocksCover,
-  blockIndices,
+  blockedDataSize,
   factorCovarianceBlocks,
+  type BlockCovariance,
   type CovarianceBlockFactor,
   type DataBlock,
 } from './covariance-blocks.js';

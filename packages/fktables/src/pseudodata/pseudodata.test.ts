@@ -1,4 +1,9 @@
-import { InvalidArgumentError, LinearAlgebraError, matrixFromRows } from '@partonfit/core';
+import {
+  InvalidArgumentError,
+  LinearAlgebraError,
+  matrixFromRows,
+  principalSubmatrix,
+} from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
 import { factorCovarianceBlocks } from './covariance-blocks.js';
 import { pseudodataForReplicas, replicaPseudodata, type PseudodataSource } from './pseudodata.js';
@@ -10,12 +15,12 @@ const COVARIANCE = matrixFromRows([
   [0, 0, 0.25],
 ]);
 const BLOCKS = [
-  { offset: 0, size: 2 },
-  { offset: 2, size: 1 },
+  { offset: 0, size: 2, covariance: principalSubmatrix(COVARIANCE, [0, 1]) },
+  { offset: 2, size: 1, covariance: principalSubmatrix(COVARIANCE, [2]) },
 ];
 const SOURCE: PseudodataSource = {
   central: Float64Array.from([10, -3, 0.5]),
-  blocks: factorCovarianceBlocks(COVARIANCE, BLOCKS),
+  blocks: factorCovarianceBlocks(BLOCKS),
   mcseed: 1234,
 };
 
@@ -96,17 +101,14 @@ describe('replicaPseudodata', () => {
     expect(() => replicaPseudodata({ ...SOURCE, blocks: SOURCE.blocks.slice(0, 1) }, 1)).toThrow(
       'blocks cover 2 points, the data have 3',
     );
-    expect(() =>
-      factorCovarianceBlocks(COVARIANCE, [
-        { offset: 0, size: 1 },
-        { offset: 2, size: 1 },
-      ]),
-    ).toThrow('block 1 covers [2, 3) but should start at point 1');
+    expect(() => factorCovarianceBlocks([BLOCKS[0], { ...BLOCKS[1], offset: 3 }])).toThrow(
+      'block 1 covers [3, 4) but should start at point 2',
+    );
     const singular = matrixFromRows([
       [1, 1],
       [1, 1],
     ]);
-    expect(() => factorCovarianceBlocks(singular, [{ offset: 0, size: 2 }])).toThrow(
+    expect(() => factorCovarianceBlocks([{ offset: 0, size: 2, covariance: singular }])).toThrow(
       LinearAlgebraError,
     );
   });

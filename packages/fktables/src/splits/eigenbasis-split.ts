@@ -1,16 +1,15 @@
 import {
   deriveNamedSeed,
   InvalidArgumentError,
-  principalSubmatrix,
   SeededRandom,
   symmetricEigen,
   type EigenbasisChi2,
   type EigenbasisChi2Block,
-  type Matrix,
 } from '@partonfit/core';
 import {
   assertBlocksCover,
-  blockIndices,
+  blockedDataSize,
+  type BlockCovariance,
   type DataBlock,
 } from '../pseudodata/covariance-blocks.js';
 import { shuffledIndices, splitSeed, type SplitSeeding } from './point-split.js';
@@ -42,12 +41,11 @@ export interface EigenbasisSplit {
   readonly validationModes: Int32Array;
 }
 
-function blockEigenmodes(covariance: Matrix, block: DataBlock, threshold: number): BlockEigenmodes {
-  const size = block.size;
-  const sub = principalSubmatrix(covariance, blockIndices(block));
+function blockEigenmodes(block: BlockCovariance, threshold: number): BlockEigenmodes {
+  const { size, covariance } = block;
   const scale = new Float64Array(size);
-  for (let i = 0; i < size; i++) scale[i] = Math.sqrt(sub.data[i * size + i]);
-  const correlation = sub;
+  for (let i = 0; i < size; i++) scale[i] = Math.sqrt(covariance.data[i * size + i]);
+  const correlation = { ...covariance, data: Float64Array.from(covariance.data) };
   for (let i = 0; i < size; i++) {
     for (let j = 0; j < size; j++) correlation.data[i * size + j] /= scale[i] * scale[j];
   }
@@ -76,12 +74,10 @@ function blockEigenmodes(covariance: Matrix, block: DataBlock, threshold: number
  * Memory: Σ_b size_b · modes_b float32 values for the rotation, plus 2 · replicas · M for the
  * two weight arrays.
  *
- * @param covariance - the fitting covariance, (data, data), block diagonal along `blocks`
- * @param blocks - contiguous independent blocks covering the data axis
+ * @param blocks - the fitting covariance's contiguous independent blocks, covering the data axis
  */
 export function eigenbasisSplit(
-  covariance: Matrix,
-  blocks: readonly DataBlock[],
+  blocks: readonly BlockCovariance[],
   options: EigenbasisSplitOptions,
 ): EigenbasisSplit {
   const { diagonalFrac, replicas } = options;
@@ -91,10 +87,9 @@ export function eigenbasisSplit(
       problem: `expected a fraction in [0, 1], got ${diagonalFrac}`,
     });
   }
-  assertBlocksCover(blocks, covariance.rows);
-  const eigenmodes = blocks.map((block) =>
-    blockEigenmodes(covariance, block, options.threshold ?? 0),
-  );
+  const ndata = blockedDataSize(blocks);
+  assertBlocksCover(blocks, ndata);
+  const eigenmodes = blocks.map((block) => blockEigenmodes(block, options.threshold ?? 0));
   const totalModes = eigenmodes.reduce((sum, modes) => sum + modes.eigenvalues.length, 0);
   const trainingCount = Math.floor(totalModes * diagonalFrac);
   const isTraining = new Uint8Array(replicas.length * totalModes);
@@ -120,7 +115,7 @@ export function eigenbasisSplit(
     });
     return {
       kind: 'eigenbasis',
-      ndata: covariance.rows,
+      ndata,
       replicas: replicas.length,
       blocks: chi2Blocks,
     };

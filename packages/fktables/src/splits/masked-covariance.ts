@@ -4,27 +4,21 @@ import {
   ShapeError,
   type CovarianceChi2,
   type CovarianceChi2Block,
-  type Matrix,
 } from '@partonfit/core';
-import { assertBlocksCover, type DataBlock } from '../pseudodata/covariance-blocks.js';
+import {
+  assertBlocksCover,
+  blockedDataSize,
+  type BlockCovariance,
+} from '../pseudodata/covariance-blocks.js';
 
 /**
  * The inverse of the covariance restricted to the points `used` marks inside `block`, embedded
  * in a (size, size) float32 matrix with zeros at the other points.
  */
-function embeddedInverse(
-  covariance: Matrix,
-  block: DataBlock,
-  used: readonly number[],
-): Float32Array {
+function embeddedInverse(block: BlockCovariance, used: readonly number[]): Float32Array {
   const embedded = new Float32Array(block.size * block.size);
   if (used.length === 0) return embedded;
-  const inverse = invertSymmetricPositiveDefinite(
-    principalSubmatrix(
-      covariance,
-      used.map((i) => block.offset + i),
-    ),
-  );
+  const inverse = invertSymmetricPositiveDefinite(principalSubmatrix(block.covariance, used));
   used.forEach((i, a) => {
     used.forEach((j, b) => {
       embedded[i * block.size + j] = inverse.data[a * used.length + b];
@@ -42,17 +36,15 @@ function embeddedInverse(
  * Memory: replicas · Σ_b size_b² float32 values (4 bytes each); for a training and a validation
  * structure together, 8 · replicas · Σ_b size_b² bytes.
  *
- * @param covariance - the fitting covariance, (data, data), block diagonal along `blocks`
- * @param blocks - contiguous independent blocks covering the data axis
+ * @param blocks - the fitting covariance's contiguous independent blocks, covering the data axis
  * @param masks - (replicas, data), 1 = the point counts in this χ²
  * @throws LinearAlgebraError - if a restricted covariance is not positive definite
  */
 export function maskedCovarianceChi2(
-  covariance: Matrix,
-  blocks: readonly DataBlock[],
+  blocks: readonly BlockCovariance[],
   masks: Uint8Array,
 ): CovarianceChi2 {
-  const ndata = covariance.rows;
+  const ndata = blockedDataSize(blocks);
   assertBlocksCover(blocks, ndata);
   if (masks.length % ndata !== 0) {
     throw new ShapeError({ quantity: 'masks', expected: [null, ndata], actual: [masks.length] });
@@ -68,7 +60,7 @@ export function maskedCovarianceChi2(
       const pattern = used.join(',');
       let inverse = inverses.get(pattern);
       if (inverse === undefined) {
-        inverse = embeddedInverse(covariance, block, used);
+        inverse = embeddedInverse(block, used);
         inverses.set(pattern, inverse);
       }
       weights.set(inverse, r * block.size * block.size);
@@ -84,11 +76,8 @@ export function maskedCovarianceChi2(
  *
  * Memory: Σ_b size_b² float32 values.
  */
-export function sharedCovarianceChi2(
-  covariance: Matrix,
-  blocks: readonly DataBlock[],
-): CovarianceChi2 {
-  return maskedCovarianceChi2(covariance, blocks, new Uint8Array(covariance.rows).fill(1));
+export function sharedCovarianceChi2(blocks: readonly BlockCovariance[]): CovarianceChi2 {
+  return maskedCovarianceChi2(blocks, new Uint8Array(blockedDataSize(blocks)).fill(1));
 }
 
 /** The complement of 0/1 masks: validation masks from training masks. */

@@ -8,7 +8,7 @@ import {
   sharedCovarianceChi2,
 } from './masked-covariance.js';
 import { trainingPointMasks, type DatasetSpan } from './point-split.js';
-import { blockCovariance, blocksOfSizes, randomResiduals } from './splits.fixture.js';
+import { assembleCovariance, randomBlockCovariances, randomResiduals } from './splits.fixture.js';
 
 const DATASETS: DatasetSpan[] = [
   { name: 'HERACOMBCCEM', offset: 0, ndata: 42, frac: 0.75 },
@@ -94,16 +94,16 @@ describe('trainingPointMasks', () => {
 
 describe('maskedCovarianceChi2', () => {
   const sizes = [42, 33, 1];
-  const covariance = blockCovariance(sizes, 11);
-  const blocks = blocksOfSizes(sizes);
+  const blocks = randomBlockCovariances(sizes, 11);
+  const covariance = assembleCovariance(blocks);
   const replicas = [1, 2, 3, 4, 5];
   const masks = trainingPointMasks(DATASETS, { trvlseed: 8, replicas });
   const residuals = randomResiduals(replicas.length, NDATA, 12);
 
   it('should give each replica the χ² of its own training and validation points', () => {
-    const training = chi2FromStructure(maskedCovarianceChi2(covariance, blocks, masks), residuals);
+    const training = chi2FromStructure(maskedCovarianceChi2(blocks, masks), residuals);
     const validation = chi2FromStructure(
-      maskedCovarianceChi2(covariance, blocks, complementMasks(masks)),
+      maskedCovarianceChi2(blocks, complementMasks(masks)),
       residuals,
     );
     replicas.forEach((_, r) => {
@@ -120,7 +120,7 @@ describe('maskedCovarianceChi2', () => {
   });
 
   it('should share one full inverse when every point counts', () => {
-    const shared = sharedCovarianceChi2(covariance, blocks);
+    const shared = sharedCovarianceChi2(blocks);
     expect(shared.replicas).toBe(1);
     const chi2 = chi2FromStructure(shared, residuals);
     const all = Array.from({ length: NDATA }, (_, i) => i);
@@ -132,22 +132,22 @@ describe('maskedCovarianceChi2', () => {
   });
 
   it('should reject masks and residuals of the wrong length', () => {
-    expect(() => maskedCovarianceChi2(covariance, blocks, new Uint8Array(NDATA + 1))).toThrow(
+    expect(() => maskedCovarianceChi2(blocks, new Uint8Array(NDATA + 1))).toThrow(
       'masks: expected shape [*, 76], got [77]',
     );
-    expect(() =>
-      chi2FromStructure(sharedCovarianceChi2(covariance, blocks), new Float64Array(75)),
-    ).toThrow('residuals: expected shape [*, 76], got [75]');
+    expect(() => chi2FromStructure(sharedCovarianceChi2(blocks), new Float64Array(75))).toThrow(
+      'residuals: expected shape [*, 76], got [75]',
+    );
   });
 });
 
 describe('eigenbasisSplit', () => {
   const sizes = [30, 12, 1];
   const ndata = 43;
-  const covariance = blockCovariance(sizes, 21);
-  const blocks = blocksOfSizes(sizes);
+  const blocks = randomBlockCovariances(sizes, 21);
+  const covariance = assembleCovariance(blocks);
   const residuals = randomResiduals(4, ndata, 22);
-  const split = eigenbasisSplit(covariance, blocks, {
+  const split = eigenbasisSplit(blocks, {
     trvlseed: 5,
     replicas: [1, 2, 3, 4],
     diagonalFrac: 0.75,
@@ -177,7 +177,7 @@ describe('eigenbasisSplit', () => {
   });
 
   it('should draw replica r’s modes independently of the other replicas', () => {
-    const alone = eigenbasisSplit(covariance, blocks, {
+    const alone = eigenbasisSplit(blocks, {
       trvlseed: 5,
       replicas: [3],
       diagonalFrac: 0.75,
@@ -189,7 +189,7 @@ describe('eigenbasisSplit', () => {
   });
 
   it('should drop eigenmodes at or below the threshold', () => {
-    const dropped = eigenbasisSplit(covariance, blocks, {
+    const dropped = eigenbasisSplit(blocks, {
       trvlseed: 5,
       replicas: [1],
       diagonalFrac: 0.75,

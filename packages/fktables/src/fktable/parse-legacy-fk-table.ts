@@ -1,0 +1,253 @@
+import { EVOLUTION_BASIS_SIZE, InputFileError } from '@partonfit/core';
+import { readFastKernelRows } from './fast-kernel-rows.js';
+import type { FkTable } from './fk-table.js';
+import {
+  readKeyValues,
+  sectionLines,
+  splitLegacySections,
+  type LegacyLayout,
+  type LegacySection,
+  type SectionLine,
+} from './legacy-sections.js';
+
+/** Options of {@link parseLegacyFkTable}. */
+export interface ParseLegacyFkTableOptions {
+  /** The file the text came from, for errors and for the table's name. */
+  readonly file: string;
+  /**
+   * The table's name; by default taken from the file name (`FK_<NAME>.dat` → `<NAME>`), else
+   * from GridInfo `*SETNAME`.
+   */
+  readonly name?: string;
+  /**
+   * What a non-zero value in a channel that the FlavourMap marks inactive is: `'error'` (the
+   * default: the map and the rows disagree, so one of them is wrong) or `'drop'` (the map is
+   * authoritative and the value is ignored, as NNPDF's validphys does silently).
+   */
+  readonly inactiveChannels?: 'error' | 'drop';
+}
+
+const REQUIRED_SECTIONS = ['GridInfo', 'FlavourMap', 'TheoryInfo', 'xGrid'] as const;
+
+/** The table name a file name implies: `…/FK_<NAME>.dat[.gz]` → `<NAME>`. */
+export function fkTableNameOfFile(file: string): string | undefined {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return /^FK_(.+?)\.dat(?:\.gz)?$/.exec(base)?.[1];
+}
+
+function requireSection(layout: LegacyLayout, name: string, file: string): LegacySection {
+  const section = layout.sections.get(name);
+  if (section === undefined) {
+    throw new InputFileError({
+      file,
+      line: layout.fastKernel.headerLine,
+      key: name,
+      problem: `missing section: ${name} must come before FastKernel`,
+    });
+  }
+  return section;
+}
+
+function requireKey(
+  values: ReadonlyMap<string, SectionLine>,
+  section: LegacySection,
+  key: string,
+  file: string,
+): SectionLine {
+  const entry = values.get(key);
+  if (entry === undefined) {
+    throw new InputFileError({
+      file,
+      line: section.headerLine,
+      key: section.name,
+      problem: `missing *${key}`,
+    });
+  }
+  return entry;
+}
+
+function parseCount(entry: SectionLine, key: string, file: string, minimum: number): number {
+  const value = Number(entry.text);
+  if (entry.text === '' || !Number.isInteger(value) || value < minimum) {
+    throw new InputFileError({
+      file,
+      line: entry.line,
+      key,
+      problem: `expected an integer ≥ ${minimum}, got "${entry.text}"`,
+    });
+  }
+  return value;
+}
+
+interface GridInfo {
+  readonly hadronic: boolean;
+  readonly ndata: number;
+  readonly nx: number;
+  readonly setName: string | undefined;
+}
+
+function parseGridInfo(text: string, section: LegacySection, file: string): GridInfo {
+  const values = readKeyValues(text, section, file);
+  const hadronic = requireKey(values, section, 'HADRONIC', file);
+  if (hadronic.text !== '0' && hadronic.text !== '1') {
+    throw new InputFileError({
+      file,
+      line: hadronic.line,
+      key: 'HADRONIC',
+      problem: `expected 0 or 1, got "${hadronic.text}"`,
+    });
+  }
+  return {
+    hadronic: hadronic.text === '1',
+    ndata: parseCount(requireKey(values, section, 'NDATA', file), 'NDATA', file, 1),
+    nx: parseCount(requireKey(values, section, 'NX', file), 'NX', file, 1),
+    setName: values.get('SETNAME')?.text,
+  };
+}
+
+function parseQ0(text: string, section: LegacySection, file: string): number {
+  const entry = requireKey(readKeyValues(text, section, file), section, 'Q0', file);
+  const q0 = Number(entry.text);
+  if (entry.text === '' || !Number.isFinite(q0) || q0 <= 0) {
+    throw new InputFileError({
+      file,
+      line: entry.line,
+      key: 'Q0',
+      problem: `expected a positive scale in GeV, got "${entry.text}"`,
+    });
+  }
+  return q0;
+}
+
+/**
+ * The FlavourMap as flags over the flattened flavour index (14 for DIS; 196 = 14·i + j for
+ * hadronic, row i = first PDF).
+ */
+function parseFlavourMap(
+  text: string,
+  section: LegacySection,
+  hadronic: boolean,
+  file: string,
+): Uint8Array {
+  const lines = sectionLines(text, section);
+  const rows = hadronic ? EVOLUTION_BASIS_SIZE : 1;
+  if (lines.length !== rows) {
+    throw new InputFileError({
+      file,
+      line: lines[0]?.line ?? section.headerLine,
+      key: 'FlavourMap',
+      problem: `expected ${rows} row${rows === 1 ? '' : 's'} of ${EVOLUTION_BASIS_SIZE} flags for a ${hadronic ? 'hadronic' : 'DIS'} table, got ${lines.length}`,
+    });
+  }
+  const flags = new Uint8Array(rows * EVOLUTION_BASIS_SIZE);
+  lines.forEach(({ text: content, line }, row) => {
+    const tokens = content.trim().split(/\s+/);
+    if (tokens.length !== EVOLUTION_BASIS_SIZE || tokens.some((t) => t !== '0' && t !== '1')) {
+      throw new InputFileError({
+        file,
+        line,
+        key: 'FlavourMap',
+        problem: `expected ${EVOLUTION_BASIS_SIZE} flags 0 or 1, got "${content.trim()}"`,
+      });
+    }
+    tokens.forEach((token, column) => {
+      flags[row * EVOLUTION_BASIS_SIZE + column] = token === '1' ? 1 : 0;
+    });
+  });
+  if (!flags.includes(1)) {
+    throw new InputFileError({
+      file,
+      line: section.headerLine,
+      key: 'FlavourMap',
+      problem: 'no active channel',
+    });
+  }
+  return flags;
+}
+
+function parseXGrid(text: string, section: LegacySection, nx: number, file: string): Float64Array {
+  const lines = sectionLines(text, section);
+  if (lines.length !== nx) {
+    throw new InputFileError({
+      file,
+      line: lines.at(-1)?.line ?? section.headerLine,
+      key: 'xGrid',
+      problem: `expected ${nx} x values (*NX), got ${lines.length}`,
+    });
+  }
+  const xGrid = new Float64Array(nx);
+  lines.forEach(({ text: content, line }, a) => {
+    const token = content.trim();
+    const x = Number(token);
+    if (token === '' || /\s/.test(token) || !Number.isFinite(x) || x <= 0 || x > 1) {
+      throw new InputFileError({
+        file,
+        line,
+        key: 'xGrid',
+        problem: `expected one x in (0, 1], got "${token}"`,
+      });
+    }
+    xGrid[a] = x;
+  });
+  return xGrid;
+}
+
+/**
+ * Parses an FK table in NNPDF's legacy text format (theories up to NNPDF4.0, e.g. theory 200):
+ * sections `GridDesc`, `VersionInfo`, `GridInfo` (`*HADRONIC`, `*NDATA`, `*NX`, `*SETNAME`),
+ * `FlavourMap`, `TheoryInfo` (`*Q0`, …), `xGrid`, then the `FastKernel` rows
+ * `data ix v0…v13` (DIS) or `data ix1 ix2 v0…v195` (hadronic, value 14·i + j), separated by
+ * any mix of spaces and tabs. `GridInfo`, `FlavourMap`, `TheoryInfo`, `xGrid` and `FastKernel`
+ * are required; other sections are skipped.
+ *
+ * Only the channels the FlavourMap marks active are stored (see {@link FkTable}); a non-zero
+ * value in an inactive channel is an error unless `inactiveChannels: 'drop'`.
+ *
+ * @param text - the whole file, uncompressed
+ * @returns the compact table, no C-factors applied
+ * @throws InputFileError - naming the file, line and section, for a missing or repeated
+ *   section or key, a bad value, a row of the wrong width or cut short, a non-number, NaN or
+ *   infinity, an index out of range, a repeated row, a value in an inactive channel, or data
+ *   points without rows
+ */
+export function parseLegacyFkTable(text: string, options: ParseLegacyFkTableOptions): FkTable {
+  const { file } = options;
+  const layout = splitLegacySections(text, file);
+  const [gridInfoSection, flavourMapSection, theorySection, xGridSection] = REQUIRED_SECTIONS.map(
+    (name) => requireSection(layout, name, file),
+  );
+  const gridInfo = parseGridInfo(text, gridInfoSection, file);
+  const { hadronic, ndata, nx } = gridInfo;
+  const flags = parseFlavourMap(text, flavourMapSection, hadronic, file);
+  const q0 = parseQ0(text, theorySection, file);
+  const xGrid = parseXGrid(text, xGridSection, nx, file);
+
+  const channelOf = new Int32Array(flags.length).fill(-1);
+  const active: number[] = [];
+  flags.forEach((flag, flattened) => {
+    if (flag === 1) {
+      channelOf[flattened] = active.length;
+      active.push(flattened);
+    }
+  });
+  const values = readFastKernelRows(text, layout.fastKernel, {
+    file,
+    hadronic,
+    ndata,
+    nx,
+    channelOf,
+    channelCount: active.length,
+    inactiveChannels: options.inactiveChannels ?? 'error',
+  });
+  const name = options.name ?? fkTableNameOfFile(file) ?? gridInfo.setName ?? file;
+  const common = { name, file, q0, ndata, xGrid, values, cFactors: [] };
+  if (!hadronic) return { ...common, hadronic: false, channels: active };
+  return {
+    ...common,
+    hadronic: true,
+    channels: active.map(
+      (flattened) =>
+        [Math.floor(flattened / EVOLUTION_BASIS_SIZE), flattened % EVOLUTION_BASIS_SIZE] as const,
+    ),
+  };
+}
