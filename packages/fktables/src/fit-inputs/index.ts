@@ -1,1 +1,18 @@
-export {};
+export { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
+export { bundleAsCommonData } from './bundle-commondata.js';
+export { cutObservable } from './cut-observable.js';
+export type { FitDataset, FitInputs, LagrangeDataset } from './fit-inputs.js';
+export { inputPaths, runcardPath, type InputPaths } from './input-paths.js';
+export {
+  defaultCacheFolder,
+  prepareFitInputs,
+  type PrepareFitInputsOptions,
+  type PreparedFitInputs,
+} from './prepare-fit-inputs.js';
+export {
+  resolveDataset,
+  resolveLagrangeDataset,
+  type LagrangeInput,
+  type ResolvedDataset,
+} from './resolve-dataset.js';
+export { xGridUnion, type XGridUnion } from './x-grid-union.js';

@@ -1,1 +1,9 @@
-export {};
+export type {
+  Hdf5AttributeValue,
+  Hdf5Contents,
+  Hdf5Data,
+  Hdf5Dataset,
+  Hdf5FileContents,
+} from './hdf5-dataset.js';
+export { readHdf5File } from './read-hdf5.js';
+export { writeHdf5File } from './write-hdf5.js';

@@ -1,1 +1,1 @@
-export {};
+export { asNdarray, matrixAsNdarray, npyAsNdarray } from './as-ndarray.js';

@@ -1,0 +1,205 @@
+import { join } from 'node:path';
+import { InputFileError, type Chi2Structure, type Runcard } from '@partonfit/core';
+import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
+import { covarianceBlocks } from '../covariance/covariance-matrix.js';
+import type { FkTable } from '../fktable/fk-table.js';
+import { toObservableTensors } from '../fktable/fk-tensor.js';
+import { predictObservable } from '../fktable/predict.js';
+import { factorCovarianceBlocks } from '../pseudodata/covariance-blocks.js';
+import { pseudodataForReplicas } from '../pseudodata/pseudodata.js';
+import { eigenbasisSplit } from '../splits/eigenbasis-split.js';
+import {
+  complementMasks,
+  maskedCovarianceChi2,
+  sharedCovarianceChi2,
+} from '../splits/masked-covariance.js';
+import { trainingPointMasks } from '../splits/point-split.js';
+import type { FitDataset, FitInputs, LagrangeDataset } from './fit-inputs.js';
+import { missingSetting, type InputPaths } from './input-paths.js';
+import { resolveDataset, resolveLagrangeDataset, type ResolvedDataset } from './resolve-dataset.js';
+import { xGridUnion } from './x-grid-union.js';
+
+/** Reports what set-up is doing, for a progress display. */
+export type ProgressReporter = (message: string) => void;
+
+function tablesOf(dataset: ResolvedDataset): FkTable[] {
+  return dataset.observable.operands.flat();
+}
+
+/** The one Q0 of all tables; tables at different scales cannot share a PDF. */
+function commonQ0(tables: readonly FkTable[]): number {
+  const [first] = tables;
+  if (first === undefined) return Number.NaN;
+  const other = tables.find((table) => Math.abs(table.q0 - first.q0) > 1e-9 * first.q0);
+  if (other !== undefined) {
+    throw new InputFileError({
+      file: other.file,
+      problem: `FK table ${other.name} has Q0 = ${other.q0} GeV but ${first.name} (${first.file}) has ${first.q0} GeV; one fit needs one Q0`,
+    });
+  }
+  return first.q0;
+}
+
+/** The t0 PDF's predictions of each dataset, when the runcard names a t0 set. */
+async function t0Predictions(
+  runcard: Runcard,
+  paths: InputPaths,
+  datasets: readonly ResolvedDataset[],
+  q0: number,
+): Promise<{ predictions: Float64Array[]; file: string } | undefined> {
+  const name = runcard.datacuts.t0pdfset;
+  if (name === undefined) return undefined;
+  if (paths.lhapdf === undefined) {
+    throw missingSetting(paths, 'data_paths.lhapdf', `to read the t0 PDF set ${name}`);
+  }
+  const set = await loadLhapdfSet(join(paths.lhapdf, name));
+  const central = await loadLhapdfMember(set, 0);
+  return {
+    predictions: datasets.map((dataset) =>
+      predictObservable(dataset.observable, (xGrid) => evolutionBasisXf(central, xGrid, q0)),
+    ),
+    file: central.file,
+  };
+}
+
+/**
+ * Builds the fit inputs of a runcard for the given replicas (see {@link FitInputs}): resolves
+ * every dataset (commondata + FK tables, or bundles) with the kinematic cuts, the t0 covariance
+ * block by block, each replica's pseudodata and training/validation split as χ² structures,
+ * the positivity and integrability sets, the shared x-grid and the FK tensors.
+ *
+ * @param key - the cache key to record
+ */
+export async function buildFitInputs(
+  runcard: Runcard,
+  paths: InputPaths,
+  replicas: readonly number[],
+  key: string,
+  report: ProgressReporter = () => undefined,
+): Promise<FitInputs> {
+  const cuts = { q2min: runcard.datacuts.q2min, w2min: runcard.datacuts.w2min };
+  report(`reading ${runcard.dataset_inputs.length} datasets`);
+  const datasets = await Promise.all(
+    runcard.dataset_inputs.map((input) => resolveDataset(input, paths, cuts)),
+  );
+  report('reading positivity and integrability sets');
+  const positivitySets = await Promise.all(
+    runcard.positivity.posdatasets.map((input) => resolveLagrangeDataset(input, paths)),
+  );
+  const integrabilitySets = await Promise.all(
+    runcard.integrability.integdatasets.map((input) => resolveLagrangeDataset(input, paths)),
+  );
+  const allTables = [...datasets, ...positivitySets, ...integrabilitySets].flatMap(tablesOf);
+  const q0 = commonQ0(allTables);
+  const union = xGridUnion(allTables);
+  const xOffsetOf = (table: FkTable) => union.tableOffsets.get(table) ?? 0;
+
+  const commonData = datasets.map((dataset) => dataset.commonData);
+  const t0 = await t0Predictions(runcard, paths, datasets, q0);
+  report(`building the ${t0 === undefined ? 'experimental' : 't0'} covariance`);
+  const blocks = covarianceBlocks(commonData, {
+    ...(t0 === undefined ? {} : { t0Predictions: t0.predictions }),
+    weights: runcard.dataset_inputs.map((input) => input.weight),
+  });
+
+  let offset = 0;
+  const fitDatasets: FitDataset[] = datasets.map((dataset) => {
+    const entry = {
+      name: dataset.name,
+      offset,
+      ndata: dataset.commonData.ndata,
+      observable: toObservableTensors(dataset.observable, xOffsetOf),
+    };
+    offset += entry.ndata;
+    return entry;
+  });
+  const ndata = offset;
+  const centralData = new Float64Array(ndata);
+  const positive = new Uint8Array(ndata);
+  fitDatasets.forEach((dataset, d) => {
+    centralData.set(commonData[d].central, dataset.offset);
+    positive.fill(
+      commonData[d].positivityRequired ? 1 : 0,
+      dataset.offset,
+      dataset.offset + dataset.ndata,
+    );
+  });
+
+  report(`drawing pseudodata for ${replicas.length} replicas`);
+  const pseudodata = pseudodataForReplicas(
+    {
+      central: centralData,
+      blocks: factorCovarianceBlocks(blocks),
+      mcseed: runcard.mcseed,
+      positive,
+    },
+    replicas,
+    runcard.genrep,
+  );
+
+  report(runcard.diagonal_basis ? 'diagonalising the correlation matrix' : 'splitting data points');
+  const seeding = {
+    trvlseed: runcard.trvlseed,
+    replicas,
+    sameForAllReplicas: runcard.same_trvl_per_replica,
+  };
+  let training: Chi2Structure;
+  let validation: Chi2Structure;
+  let trainingCounts: Int32Array;
+  let validationCounts: Int32Array;
+  if (runcard.diagonal_basis) {
+    const split = eigenbasisSplit(blocks, { ...seeding, diagonalFrac: runcard.diagonal_frac });
+    ({ training, validation } = split);
+    trainingCounts = split.trainingModes;
+    validationCounts = split.validationModes;
+  } else {
+    const spans = fitDatasets.map((dataset, d) => ({
+      ...dataset,
+      frac: runcard.dataset_inputs[d].frac,
+    }));
+    const masks = trainingPointMasks(spans, seeding);
+    training = maskedCovarianceChi2(blocks, masks);
+    validation = maskedCovarianceChi2(blocks, complementMasks(masks));
+    const count = (mask: number) =>
+      Int32Array.from(replicas, (_, r) =>
+        masks
+          .subarray(r * ndata, (r + 1) * ndata)
+          .reduce((sum, used) => sum + (used === mask ? 1 : 0), 0),
+      );
+    trainingCounts = count(1);
+    validationCounts = count(0);
+  }
+
+  const lagrange = (sets: readonly ResolvedDataset[], inputs: readonly { maxlambda: number }[]) =>
+    sets.map((set, i): LagrangeDataset => ({
+      name: set.name,
+      ndata: set.commonData.ndata,
+      maxLambda: inputs[i].maxlambda,
+      observable: toObservableTensors(set.observable, xOffsetOf),
+    }));
+  return {
+    key,
+    replicas: [...replicas],
+    q0,
+    xGrid: union.xGrid,
+    datasets: fitDatasets,
+    ndata,
+    centralData,
+    pseudodata: Float32Array.from(pseudodata),
+    training,
+    validation,
+    experimental: sharedCovarianceChi2(blocks),
+    trainingCounts,
+    validationCounts,
+    positivity: lagrange(positivitySets, runcard.positivity.posdatasets),
+    integrability: lagrange(integrabilitySets, runcard.integrability.integdatasets),
+    t0PdfSet: runcard.datacuts.t0pdfset,
+    sources: [
+      ...new Set([
+        ...commonData.flatMap((data) => data.files),
+        ...allTables.flatMap((table) => [table.file, ...table.cFactors]),
+        ...(t0 === undefined ? [] : [t0.file]),
+      ]),
+    ],
+  };
+}

@@ -1,0 +1,72 @@
+import type { Chi2Structure, ObservableTensors } from '@partonfit/core';
+
+/** A dataset as the training step sees it. */
+export interface FitDataset {
+  /** The name the runcard gives. */
+  readonly name: string;
+  /** First data point of the dataset on the fit's data axis. */
+  readonly offset: number;
+  /** Number of data points (after cuts). */
+  readonly ndata: number;
+  /** The observable's FK tensors. */
+  readonly observable: ObservableTensors;
+}
+
+/** A positivity or integrability set: its predictions are penalised, with a multiplier. */
+export interface LagrangeDataset {
+  /** The name the runcard gives. */
+  readonly name: string;
+  /** Number of points. */
+  readonly ndata: number;
+  /** The runcard's `maxlambda`: the multiplier's final value. */
+  readonly maxLambda: number;
+  /** The observable's FK tensors. */
+  readonly observable: ObservableTensors;
+}
+
+/**
+ * Every array the training step multiplies, for one runcard and one set of replicas, prepared
+ * once (and cached in HDF5 by {@link prepareFitInputs}).
+ *
+ * Memory, with R replicas, N data points in blocks of sizes n_b and M eigenmodes (float32):
+ * pseudodata 4·R·N bytes; a data-point split 8·R·Σ_b n_b² (training and validation
+ * inverses); a diagonal-basis split 4·Σ_b n_b·m_b + 8·R·M; the experimental structure
+ * 4·Σ_b n_b². For R = 100 and N = 4,600 in blocks of at most ~1,200 points
+ * (Σ_b n_b² ≲ 4·10⁶) a data-point split needs ≲ 3.2 GB, a diagonal-basis split ≲ 20 MB.
+ */
+export interface FitInputs {
+  /** Hash of everything the inputs were built from (the cache key). */
+  readonly key: string;
+  /** The replicas, 1-based, in the order of every replica axis below. */
+  readonly replicas: readonly number[];
+  /** The scale Q0 (GeV) of the FK tables, where the PDF is parametrised. */
+  readonly q0: number;
+  /** The x points where the PDF is evaluated each step, (x); tables read contiguous slices. */
+  readonly xGrid: Float64Array;
+  /** The datasets in data-axis order. */
+  readonly datasets: readonly FitDataset[];
+  /** Total number of data points N. */
+  readonly ndata: number;
+  /** The central experimental values, (data). */
+  readonly centralData: Float64Array;
+  /** Each replica's pseudodata D_r, float32 (replicas, data). */
+  readonly pseudodata: Float32Array;
+  /** χ² structure of each replica's training points or eigenmodes. */
+  readonly training: Chi2Structure;
+  /** χ² structure of each replica's validation points or eigenmodes. */
+  readonly validation: Chi2Structure;
+  /** χ² against the central data with the full covariance, shared by all replicas. */
+  readonly experimental: Chi2Structure;
+  /** Number of training points (or eigenmodes) per replica, (replicas). */
+  readonly trainingCounts: Int32Array;
+  /** Number of validation points (or eigenmodes) per replica, (replicas). */
+  readonly validationCounts: Int32Array;
+  /** Positivity sets. */
+  readonly positivity: readonly LagrangeDataset[];
+  /** Integrability sets. */
+  readonly integrability: readonly LagrangeDataset[];
+  /** The t0 PDF set used for the covariance, if any. */
+  readonly t0PdfSet: string | undefined;
+  /** The files the inputs were read from (a cached copy is stale when one of them changes). */
+  readonly sources: readonly string[];
+}

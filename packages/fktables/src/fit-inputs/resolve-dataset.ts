@@ -1,0 +1,265 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputFileError, type DatasetInput, type ObservableOperation } from '@partonfit/core';
+import { loadBundle } from '../bundle/bundle.js';
+import type { CommonData } from '../commondata/commondata.js';
+import { readLegacyNames } from '../commondata/dataset-names.js';
+import { loadCommonData } from '../commondata/load-commondata.js';
+import { applyPointMask } from '../cuts/apply-point-mask.js';
+import { kinematicCutMask, type DisCuts } from '../cuts/kinematic-cuts.js';
+import { applyCFactors, loadCFactors } from '../fktable/cfactors.js';
+import type { FkTable } from '../fktable/fk-table.js';
+import { loadFkTable } from '../fktable/load-fk-table.js';
+import { createObservable, observableNdata, type Observable } from '../fktable/observable.js';
+import {
+  findCFactorFile,
+  findLegacyFkTable,
+  findTheoryFolder,
+  loadLegacyObservable,
+} from '../fktable/theory-folder.js';
+import { bundleAsCommonData } from './bundle-commondata.js';
+import { cutObservable } from './cut-observable.js';
+import { missingSetting, runcardPath, type InputPaths } from './input-paths.js';
+
+/** A dataset ready for the fit: its data (after cuts) and the observable that predicts them. */
+export interface ResolvedDataset {
+  /** The name the runcard gives. */
+  readonly name: string;
+  /** The data, uncertainties and kinematics, restricted to the points that pass the cuts. */
+  readonly commonData: CommonData;
+  /** The observable, restricted to the same points. */
+  readonly observable: Observable;
+}
+
+/** What a positivity or integrability entry names. */
+export interface LagrangeInput {
+  readonly dataset: string;
+}
+
+/** A table scaled by a factor (commondata's `conversion_factor` × `normalization`). */
+function scaleTable(table: FkTable, factor: number): FkTable {
+  if (factor === 1) return table;
+  return { ...table, values: table.values.map((value) => value * factor) } as FkTable;
+}
+
+/** The operands named by `fktables`: a flat list is one operand. */
+function operandFiles(fktables: NonNullable<DatasetInput['fktables']>): string[][] {
+  return fktables.map((entry) => (typeof entry === 'string' ? [entry] : entry)).length > 0 &&
+    typeof fktables[0] === 'string'
+    ? [fktables as string[]]
+    : (fktables as string[][]);
+}
+
+async function withCFactors(
+  table: FkTable,
+  cfac: readonly string[],
+  paths: InputPaths,
+  dataset: string,
+): Promise<FkTable> {
+  if (cfac.length === 0) return table;
+  const { theories, theoryId } = paths;
+  if (theories === undefined) {
+    throw missingSetting(paths, 'data_paths.theories', `for the C-factors of ${dataset}`);
+  }
+  if (theoryId === undefined) {
+    throw missingSetting(paths, 'theory.theoryid', `for the C-factors of ${dataset}`);
+  }
+  const factors = await Promise.all(
+    cfac.map(async (name) =>
+      loadCFactors(await findCFactorFile(theories, theoryId, name, table.name), table.ndata),
+    ),
+  );
+  return applyCFactors(table, factors);
+}
+
+/** The observable of an entry that lists its FK-table files. */
+async function explicitObservable(
+  input: DatasetInput,
+  fktables: NonNullable<DatasetInput['fktables']>,
+  paths: InputPaths,
+): Promise<Observable> {
+  const operands = await Promise.all(
+    operandFiles(fktables).map((files) =>
+      Promise.all(
+        files.map(async (file) =>
+          withCFactors(
+            await loadFkTable(runcardPath(paths, file)),
+            input.cfac,
+            paths,
+            input.dataset,
+          ),
+        ),
+      ),
+    ),
+  );
+  const operation: ObservableOperation = input.operation ?? 'NULL';
+  return createObservable(input.dataset, operation, operands);
+}
+
+/** Legacy set names a dataset may have in a legacy theory folder, most specific first. */
+async function legacyCandidates(
+  dataset: string,
+  commonData: CommonData | undefined,
+  commondataFolder: string | undefined,
+): Promise<string[]> {
+  const candidates = [commonData?.legacyName, dataset];
+  if (commonData !== undefined && commondataFolder !== undefined) {
+    for (const [legacy, target] of await readLegacyNames(commondataFolder)) {
+      if (target.dataset === commonData.name) candidates.push(legacy);
+    }
+  }
+  return [...new Set(candidates.filter((name): name is string => name !== undefined))];
+}
+
+/** The observable of a dataset found by name in the theory folder. */
+async function theoryObservable(
+  dataset: string,
+  cfac: readonly string[],
+  commonData: CommonData | undefined,
+  commondataFolder: string | undefined,
+  paths: InputPaths,
+): Promise<Observable> {
+  const { theories, theoryId } = paths;
+  if (theories === undefined) {
+    throw missingSetting(paths, 'data_paths.theories', `to find the FK tables of ${dataset}`);
+  }
+  if (theoryId === undefined) {
+    throw missingSetting(paths, 'theory.theoryid', `to find the FK tables of ${dataset}`);
+  }
+  const fastkernel = join(await findTheoryFolder(theories, theoryId), 'fastkernel');
+  const candidates = await legacyCandidates(dataset, commonData, commondataFolder);
+  const legacy = candidates.find((name) => existsSync(join(fastkernel, `FK_${name}.dat`)));
+  if (legacy !== undefined) {
+    return loadLegacyObservable(theories, theoryId, legacy, { cfactors: cfac });
+  }
+  const theory = commonData?.theory;
+  const named = theory?.fkTables.flat() ?? [];
+  if (
+    theory === undefined ||
+    !named.every((name) => existsSync(join(fastkernel, `FK_${name}.dat`)))
+  ) {
+    const looked = [...candidates, ...named].map((name) => `FK_${name}.dat`);
+    throw new InputFileError({
+      file: fastkernel,
+      problem: `no FK table for ${dataset}: looked for ${[...new Set(looked)].join(', ')}`,
+    });
+  }
+  const operands = await Promise.all(
+    theory.fkTables.map((names) =>
+      Promise.all(
+        names.map(async (name) => {
+          const table = await loadFkTable(await findLegacyFkTable(theories, theoryId, name), {
+            name,
+          });
+          const factor = theory.conversionFactor * (theory.normalization?.[name] ?? 1);
+          return withCFactors(scaleTable(table, factor), cfac, paths, dataset);
+        }),
+      ),
+    ),
+  );
+  return createObservable(dataset, theory.operation, operands);
+}
+
+/**
+ * A runcard dataset entry resolved to data and observable, with the kinematic cuts applied:
+ * - `bundle`: the npz bundle holds both;
+ * - otherwise the commondata (from the entry's `commondata` folder or `data_paths.commondata`,
+ *   with the entry's `variant`), and the FK tables either from the entry's `fktables` files
+ *   (with `operation`) or found by name in `data_paths.theories/theory_<ID>/fastkernel`, trying
+ *   the legacy set names of the dataset first (`FK_<SET>.dat`, its COMPOUND file and C-factors
+ *   `cfac`), then the tables named by the commondata's theory block.
+ *
+ * @throws RuncardError - when a setting needed to find an input is missing
+ * @throws InputFileError - for missing or invalid files, or data and FK tables that disagree
+ *   on the number of points
+ */
+export async function resolveDataset(
+  input: DatasetInput,
+  paths: InputPaths,
+  cuts: DisCuts,
+): Promise<ResolvedDataset> {
+  if (input.bundle !== undefined) {
+    const bundle = await loadBundle(runcardPath(paths, input.bundle), { name: input.dataset });
+    return {
+      name: input.dataset,
+      commonData: bundleAsCommonData(bundle),
+      observable: createObservable(input.dataset, 'NULL', [[bundle.fkTable]]),
+    };
+  }
+  const commondataFolder =
+    input.commondata === undefined ? paths.commondata : runcardPath(paths, input.commondata);
+  if (commondataFolder === undefined) {
+    throw missingSetting(paths, 'data_paths.commondata', `for the data of ${input.dataset}`);
+  }
+  const options = input.variant === undefined ? {} : { variant: input.variant };
+  const commonData = await loadCommonData(commondataFolder, input.dataset, options);
+  const observable =
+    input.fktables === undefined
+      ? await theoryObservable(input.dataset, input.cfac, commonData, commondataFolder, paths)
+      : await explicitObservable(input, input.fktables, paths);
+  return cutDataset(input.dataset, commonData, observable, cuts);
+}
+
+/** The dataset restricted to the points that pass the cuts, after checking the point counts. */
+function cutDataset(
+  name: string,
+  commonData: CommonData,
+  observable: Observable,
+  cuts: DisCuts,
+): ResolvedDataset {
+  const ndata = observableNdata(observable);
+  if (ndata !== commonData.ndata) {
+    throw new InputFileError({
+      file: commonData.files[0] ?? name,
+      key: name,
+      problem: `the data have ${commonData.ndata} points but the FK tables predict ${ndata}`,
+    });
+  }
+  const mask = kinematicCutMask(commonData, cuts);
+  return {
+    name,
+    commonData: applyPointMask(commonData, mask),
+    observable: cutObservable(observable, mask),
+  };
+}
+
+/**
+ * A positivity or integrability entry resolved like a dataset found by name (commondata when
+ * `data_paths.commondata` has it, for the point count and kinematics; FK tables from the theory
+ * folder). These sets are never cut.
+ */
+export async function resolveLagrangeDataset(
+  input: LagrangeInput,
+  paths: InputPaths,
+): Promise<ResolvedDataset> {
+  const commondataFolder = paths.commondata;
+  const commonData =
+    commondataFolder === undefined
+      ? undefined
+      : await loadCommonData(commondataFolder, input.dataset);
+  const observable = await theoryObservable(input.dataset, [], commonData, commondataFolder, paths);
+  const data = commonData ?? zeroData(input.dataset, observableNdata(observable));
+  return cutDataset(input.dataset, data, observable, { q2min: 0, w2min: 0 });
+}
+
+/** Commondata of a positivity or integrability set known only by its FK table. */
+function zeroData(name: string, ndata: number): CommonData {
+  return {
+    name,
+    setName: name,
+    observableName: undefined,
+    variant: undefined,
+    legacyName: undefined,
+    processType: 'POS',
+    kind: 'positivity',
+    experiment: undefined,
+    ndata,
+    central: new Float64Array(ndata),
+    kinematics: { variables: ['k1', 'k2', 'k3'], values: new Float64Array(3 * ndata) },
+    uncertainties: [],
+    theory: undefined,
+    positivityRequired: false,
+    pointIndices: Uint32Array.from({ length: ndata }, (_, i) => i),
+    files: [],
+  };
+}

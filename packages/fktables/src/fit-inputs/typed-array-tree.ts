@@ -1,0 +1,80 @@
+import { InvalidArgumentError } from '@partonfit/core';
+
+/** The typed arrays a cached tree may hold. */
+export type TreeArray = Float64Array | Float32Array | Int32Array | Uint8Array;
+
+/** A tree split into its typed arrays (by path) and a JSON skeleton that refers to them. */
+export interface PackedTree {
+  /** The typed arrays, keyed by their slash-separated path in the tree. */
+  readonly arrays: ReadonlyMap<string, TreeArray>;
+  /** The tree as JSON, each typed array replaced by `{ "$array": path }`. */
+  readonly skeleton: string;
+}
+
+const ARRAY_REFERENCE = '$array';
+
+function isTreeArray(value: unknown): value is TreeArray {
+  return (
+    value instanceof Float64Array ||
+    value instanceof Float32Array ||
+    value instanceof Int32Array ||
+    value instanceof Uint8Array
+  );
+}
+
+/**
+ * Splits a tree of plain objects, arrays, numbers, strings and typed arrays into a JSON
+ * skeleton and its typed arrays, so that the arrays can be stored as binary datasets (HDF5) and
+ * the rest as one attribute.
+ *
+ * @throws InvalidArgumentError - for values JSON cannot hold (functions, maps, other typed
+ *   arrays, non-finite numbers)
+ */
+export function packTree(tree: unknown): PackedTree {
+  const arrays = new Map<string, TreeArray>();
+  const visit = (value: unknown, path: string): unknown => {
+    if (isTreeArray(value)) {
+      arrays.set(path, value);
+      return { [ARRAY_REFERENCE]: path };
+    }
+    if (Array.isArray(value)) return value.map((item, i) => visit(item, `${path}/${i}`));
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      throw new InvalidArgumentError({ argument: path, problem: `cannot store ${value}` });
+    }
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return value;
+    if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [key, visit(item, `${path}/${key}`)]),
+      );
+    }
+    throw new InvalidArgumentError({ argument: path, problem: 'cannot store this kind of value' });
+  };
+  const skeleton = JSON.stringify(visit(tree, 'tree'));
+  return { arrays, skeleton };
+}
+
+/**
+ * The inverse of {@link packTree}: the tree with its typed arrays put back.
+ *
+ * @throws InvalidArgumentError - if the skeleton refers to an array that is missing
+ */
+export function unpackTree(skeleton: string, arrays: ReadonlyMap<string, TreeArray>): unknown {
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (value === null || typeof value !== 'object') return value;
+    const record = value as Record<string, unknown>;
+    const reference = record[ARRAY_REFERENCE];
+    if (typeof reference === 'string') {
+      const array = arrays.get(reference);
+      if (array === undefined) {
+        throw new InvalidArgumentError({
+          argument: reference,
+          problem: 'array missing from the cache',
+        });
+      }
+      return array;
+    }
+    return Object.fromEntries(Object.entries(record).map(([key, item]) => [key, visit(item)]));
+  };
+  return visit(JSON.parse(skeleton) as unknown);
+}
