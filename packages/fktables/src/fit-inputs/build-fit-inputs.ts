@@ -26,10 +26,12 @@ function tablesOf(dataset: ResolvedDataset): FkTable[] {
   return dataset.observable.operands.flat();
 }
 
-/** The one Q0 of all tables; tables at different scales cannot share a PDF. */
+/**
+ * The one Q0 of all tables (a runcard has at least one dataset, an observable at least one
+ * table); tables at different scales cannot share a PDF.
+ */
 function commonQ0(tables: readonly FkTable[]): number {
-  const [first] = tables;
-  if (first === undefined) return Number.NaN;
+  const first = tables[0];
   const other = tables.find((table) => Math.abs(table.q0 - first.q0) > 1e-9 * first.q0);
   if (other !== undefined) {
     throw new InputFileError({

@@ -6,9 +6,9 @@ import { observableNdata, operandNdata, type Observable } from '../fktable/obser
 function selectRows(table: FkTable, kept: readonly number[]): FkTable {
   const width = valuesPerDataPoint(table);
   const values = new Float64Array(kept.length * width);
-  kept.forEach((n, row) =>
-    values.set(table.values.subarray(n * width, (n + 1) * width), row * width),
-  );
+  kept.forEach((n, row) => {
+    values.set(table.values.subarray(n * width, (n + 1) * width), row * width);
+  });
   return { ...table, ndata: kept.length, values };
 }
 

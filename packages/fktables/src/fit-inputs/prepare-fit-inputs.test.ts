@@ -85,9 +85,9 @@ describe.skipIf(!present)('prepareFitInputs on real NNPDF inputs', () => {
     expect(inputs.pseudodata[0]).not.toBe(inputs.pseudodata[76]);
     // floor(42·0.75) + floor(33·0.5) + (0 or 1 for the single ATLAS point).
     for (const count of inputs.trainingCounts) expect([47, 48]).toContain(count);
-    inputs.trainingCounts.forEach((count, r) =>
-      expect(count + inputs.validationCounts[r]).toBe(76),
-    );
+    inputs.trainingCounts.forEach((count, r) => {
+      expect(count + inputs.validationCounts[r]).toBe(76);
+    });
   });
 
   it('should read a second preparation from the cache, identical', async () => {

@@ -85,7 +85,8 @@ function fingerprints(files: readonly string[]): [string, number, number][] {
 
 /** The cache key: a hash of the settings, resolved paths and replicas. */
 function cacheKey(runcard: Runcard, runcardFile: string, replicas: readonly number[]): string {
-  const { runcardFolder: _folder, runcardFile: _file, ...paths } = inputPaths(runcard, runcardFile);
+  const { theories, commondata, lhapdf, theoryId } = inputPaths(runcard, runcardFile);
+  const paths = { theories, commondata, lhapdf, theoryId };
   const text = JSON.stringify([CACHE_FORMAT, inputSettings(runcard), paths, replicas]);
   return createHash('sha256').update(text).digest('hex').slice(0, 24);
 }

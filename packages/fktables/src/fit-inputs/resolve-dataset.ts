@@ -39,15 +39,14 @@ export interface LagrangeInput {
 /** A table scaled by a factor (commondata's `conversion_factor` × `normalization`). */
 function scaleTable(table: FkTable, factor: number): FkTable {
   if (factor === 1) return table;
-  return { ...table, values: table.values.map((value) => value * factor) } as FkTable;
+  return { ...table, values: table.values.map((value) => value * factor) };
 }
 
 /** The operands named by `fktables`: a flat list is one operand. */
-function operandFiles(fktables: NonNullable<DatasetInput['fktables']>): string[][] {
-  return fktables.map((entry) => (typeof entry === 'string' ? [entry] : entry)).length > 0 &&
-    typeof fktables[0] === 'string'
-    ? [fktables as string[]]
-    : (fktables as string[][]);
+function operandFiles(fktables: NonNullable<DatasetInput['fktables']>): readonly string[][] {
+  const flat = (list: typeof fktables): list is string[] =>
+    list.every((entry) => typeof entry === 'string');
+  return flat(fktables) ? [fktables] : fktables;
 }
 
 async function withCFactors(

@@ -37,6 +37,8 @@ export function xGridUnion(tables: readonly FkTable[]): XGridUnion {
     tableOffsets.set(table, offsets[index]);
   }
   const xGrid = new Float64Array(length);
-  grids.forEach((grid, i) => xGrid.set(grid, offsets[i]));
+  grids.forEach((grid, i) => {
+    xGrid.set(grid, offsets[i]);
+  });
   return { xGrid, offsets, tableOffsets };
 }
