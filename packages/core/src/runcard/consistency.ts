@@ -75,7 +75,10 @@ function checkBasis({ fitting, parameters }: Runcard): RuncardIssue[] {
   return issues;
 }
 
-function checkDatasets({ dataset_inputs: datasets }: Runcard): RuncardIssue[] {
+/** Problems of the `dataset_inputs` entries: repeated datasets, keys that clash. */
+export function checkDatasets({
+  dataset_inputs: datasets,
+}: Pick<Runcard, 'dataset_inputs'>): RuncardIssue[] {
   const names = datasets.map((input) => input.dataset);
   return datasets.flatMap((input, i) => {
     const issues: RuncardIssue[] = [];

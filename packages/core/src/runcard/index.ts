@@ -1,7 +1,13 @@
-export { loadRuncard, parseRuncard, type ValidatedRuncard } from './load-runcard.js';
+export {
+  loadRuncard,
+  parseDatasetInput,
+  parseRuncard,
+  type ValidatedRuncard,
+} from './load-runcard.js';
 export type { BasisFlavourSettings, DatasetInput, FitParameters, Runcard } from './runcard.js';
 export {
   ACTIVATIONS,
+  datasetInputSchema,
   INITIALIZERS,
   OPTIMIZER_LEARNING_RATES,
   runcardSchema,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RuncardError } from '../errors/runcard-error.js';
-import { loadRuncard, parseRuncard } from './load-runcard.js';
+import { loadRuncard, parseDatasetInput, parseRuncard } from './load-runcard.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../../examples/nnpdf40-like.yml', import.meta.url));
 const QUICKCARD = fileURLToPath(
@@ -269,4 +269,25 @@ describe('loadRuncard', () => {
       expect((error as RuncardError).issues.map((issue) => issue.keyPath)).toEqual(['load']);
     },
   );
+});
+
+describe('parseDatasetInput', () => {
+  it('should read a bare name or a flow mapping with the runcard defaults', () => {
+    expect(parseDatasetInput('SLACP')).toMatchObject({ dataset: 'SLACP', frac: 1, cfac: [] });
+    expect(parseDatasetInput('{dataset: SLACP, bundle: s.npz, frac: 0.5}')).toMatchObject({
+      dataset: 'SLACP',
+      bundle: 's.npz',
+      frac: 0.5,
+    });
+  });
+
+  it('should name each problem', () => {
+    expect(() => parseDatasetInput('{dataset: SLACP, fraq: 0.5}', { source: '--dataset' })).toThrow(
+      "--dataset: fraq: unknown key (did you mean 'frac'?)",
+    );
+    expect(() => parseDatasetInput('{dataset: SLACP, bundle: s.npz, variant: legacy}')).toThrow(
+      'variant: cannot be combined with bundle',
+    );
+    expect(() => parseDatasetInput('{dataset: [')).toThrow(RuncardError);
+  });
 });

@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { RuncardError, type RuncardIssue } from '../errors/runcard-error.js';
-import { checkConsistency } from './consistency.js';
+import { checkConsistency, checkDatasets } from './consistency.js';
 import { describeValue, formatKeyPath, matchingPaths, valueAt, type KeyPath } from './key-path.js';
-import type { Runcard } from './runcard.js';
+import type { DatasetInput, Runcard } from './runcard.js';
 import { KNOWN_KEYS } from './schema-helpers.js';
-import { runcardSchema } from './schema.js';
+import { datasetInputSchema, runcardSchema } from './schema.js';
 import { SPECIAL_KEYS, type SpecialKey } from './special-keys.js';
 import { suggestKey } from './suggest-key.js';
 
@@ -86,6 +86,33 @@ export function parseRuncard(text: string, options: { file?: string } = {}): Val
   }
   if (issues.length > 0) throw fail();
   return { runcard: parsed.data, warnings, file };
+}
+
+/**
+ * Parses one `dataset_inputs` entry written on its own, as on the command line: a YAML flow
+ * mapping such as `{dataset: SLACP, bundle: slacp.npz}` or a bare dataset name, validated with
+ * the runcard's rules and defaults.
+ *
+ * @throws RuncardError - naming `source` and each problem's key
+ */
+export function parseDatasetInput(text: string, options: { source?: string } = {}): DatasetInput {
+  const document = parseDocument(text, { version: '1.2', uniqueKeys: true });
+  const raw: unknown = document.errors.length > 0 ? undefined : document.toJS();
+  const entry = typeof raw === 'string' ? { dataset: raw } : raw;
+  const parsed = datasetInputSchema.safeParse(entry);
+  if (parsed.success) {
+    const issues = checkDatasets({ dataset_inputs: [parsed.data] }).map((issue) => ({
+      ...issue,
+      keyPath: issue.keyPath.replace(/^dataset_inputs\[0\]\./, ''),
+    }));
+    if (issues.length === 0) return parsed.data;
+    throw new RuncardError({ file: options.source, issues });
+  }
+  const issues =
+    entry === undefined
+      ? [{ keyPath: '', problem: `not valid YAML: ${text}` }]
+      : parsed.error.issues.flatMap((issue) => describeIssue(issue, entry, () => undefined));
+  throw new RuncardError({ file: options.source, issues });
 }
 
 /** Removes the keys of {@link SPECIAL_KEYS} from a copy of `raw`, turning them into messages. */

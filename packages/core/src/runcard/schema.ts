@@ -53,7 +53,8 @@ export const INITIALIZERS = ['glorot_normal', 'glorot_uniform', 'random_uniform'
 /** Sum-rule modes; `true` in a runcard means `ALL`, `false` means `NONE`. */
 export const SUM_RULE_MODES = ['ALL', 'MSR', 'VSR', 'ALLBUTCSR', 'NONE'] as const;
 
-const datasetInput = section({
+/** One entry of `dataset_inputs`. */
+export const datasetInputSchema = section({
   dataset: text(),
   variant: text().optional(),
   frac: numberBetween(0, 1).default(1),
@@ -174,7 +175,7 @@ const theoryId = z.preprocess(
 export const runcardSchema = section({
   description: z.string({ error: 'expected a string' }).optional(),
   dataset_inputs: z
-    .array(datasetInput, { error: 'expected a list of datasets' })
+    .array(datasetInputSchema, { error: 'expected a list of datasets' })
     .min(1, { error: 'expected at least one dataset' }),
   datacuts: section({
     t0pdfset: text().optional(),
