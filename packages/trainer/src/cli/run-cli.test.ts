@@ -1,18 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { runCaptured } from './cli.fixture.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../../examples/nnpdf40-like.yml', import.meta.url));
 
-async function run(...args: string[]) {
-  let out = '';
-  let error = '';
-  const code = await runCli(args, {
-    out: (text) => (out += text),
-    error: (text) => (error += text),
-  });
-  return { code, out, error };
-}
+const run = runCaptured;
 
 describe('partonfit command line', () => {
   it('should list the commands with --help and with no arguments', async () => {

@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import { backendCommand } from './backend-command.js';
 import { checkCommand } from './check-command.js';
+import { predictCommand } from './predict-command.js';
 import { EXIT_USAGE, type Command, type PlannedCommand } from './commands.js';
 import type { Terminal } from './terminal.js';
 
-const COMMANDS: readonly Command[] = [checkCommand, backendCommand];
+const COMMANDS: readonly Command[] = [checkCommand, predictCommand, backendCommand];
 
 const PLANNED: readonly PlannedCommand[] = [
   {
@@ -12,7 +13,6 @@ const PLANNED: readonly PlannedCommand[] = [
     summary:
       'fit PDF replicas: partonfit fit <runcard> [--replicas 1-100] [--backend …] [--resume]',
   },
-  { name: 'predict', summary: 'predictions and χ² of an LHAPDF set or a fit against datasets' },
   {
     name: 'export',
     summary: "re-create a fit's exportgrids and JSON summaries from saved weights",
