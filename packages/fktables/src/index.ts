@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export * from './bundle/index.js';
+export * from './closure/index.js';
 export * from './commondata/index.js';
 export * from './covariance/index.js';
 export * from './cuts/index.js';

@@ -5,3 +5,4 @@
  */
 export { helpText, runCli } from './cli/run-cli.js';
 export type { Terminal } from './cli/terminal.js';
+export * from './optimizers/index.js';
