@@ -5,4 +5,6 @@
  */
 export { helpText, runCli } from './cli/run-cli.js';
 export type { Terminal } from './cli/terminal.js';
+export * from './lagrange/index.js';
 export * from './optimizers/index.js';
+export * from './replicas/index.js';

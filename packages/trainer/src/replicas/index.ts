@@ -1,0 +1,1 @@
+export { formatReplicaSelection, parseReplicaSelection } from './replica-selection.js';
