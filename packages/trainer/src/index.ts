@@ -8,3 +8,4 @@ export type { Terminal } from './cli/terminal.js';
 export * from './lagrange/index.js';
 export * from './optimizers/index.js';
 export * from './replicas/index.js';
+export * from './stopping/index.js';

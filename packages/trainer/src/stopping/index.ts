@@ -1,0 +1,6 @@
+export {
+  ReplicaStopping,
+  type StepLosses,
+  type StoppingSettings,
+  type StoppingSnapshot,
+} from './replica-stopping.js';

@@ -1,0 +1,213 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { InvalidArgumentError } from '@partonfit/core';
+
+/** The settings of early stopping (upstream n3fit's `Stopping`). */
+export interface StoppingSettings {
+  /** Number of replicas R. */
+  readonly replicas: number;
+  /** Epochs without improvement after which a replica stops: `int(epochs · stopping_patience)`. */
+  readonly patience: number;
+  /** A replica's best epoch only counts once its validation χ²/n is below this (`threshold_chi2`). */
+  readonly thresholdChi2: number;
+  /** Improvement needed to count as better (`stopping_delta`, default 0). */
+  readonly delta?: number;
+  /** Every positivity penalty must be below this for an epoch to count (`positivity.threshold`). */
+  readonly positivityThreshold: number;
+}
+
+/** What one step tells the stopping, every value per replica, shape (replicas). */
+export interface StepLosses {
+  /** The training loss (χ² plus penalties); NaN stops the replica. */
+  readonly training: tf.Tensor1D;
+  /** The validation loss (validation χ² plus positivity), compared with the best so far. */
+  readonly validation: tf.Tensor1D;
+  /** The validation χ² per validation point, compared with `thresholdChi2`. */
+  readonly validationChi2PerPoint: tf.Tensor1D;
+  /** The largest positivity penalty over the positivity sets. */
+  readonly positivity: tf.Tensor1D;
+}
+
+/** The stopping state read back to JavaScript (every `log_every` steps and at the end). */
+export interface StoppingSnapshot {
+  /** Each replica's best validation loss (Infinity until it has one). */
+  readonly bestValidation: Float32Array;
+  /** Each replica's best epoch, −1 while it has none (upstream POS_VETO). */
+  readonly bestEpoch: Int32Array;
+  /** The epoch at which each replica stopped, −1 while it still can improve. */
+  readonly stopEpoch: Int32Array;
+  /** 1 where a replica's training loss became NaN. */
+  readonly failed: Uint8Array;
+}
+
+/**
+ * Early stopping for all replicas at once, kept on the device: per replica the best validation
+ * loss and epoch, a patience counter, and a snapshot of the best weights, all updated with
+ * tensor ops and a per-replica `where` — no value is read back per step.
+ *
+ * A replica's epoch counts as its best when (upstream's rules) it has crossed the χ² threshold
+ * once (its validation χ²/n went below `thresholdChi2`), its validation loss improves on its best
+ * by more than `delta`, every positivity penalty is below `positivityThreshold`, and it has not
+ * stopped. From its first best epoch a replica counts epochs without improvement; when the count
+ * exceeds `patience` it stops (its best weights no longer change; it may keep training). A
+ * replica whose training loss is NaN stops at once and is marked failed. Nothing couples
+ * replicas.
+ */
+export class ReplicaStopping {
+  readonly settings: StoppingSettings;
+  private readonly bestValidation: tf.Variable<tf.Rank.R1>;
+  private readonly bestEpoch: tf.Variable<tf.Rank.R1>;
+  private readonly stopEpoch: tf.Variable<tf.Rank.R1>;
+  private readonly waiting: tf.Variable<tf.Rank.R1>;
+  private readonly counting: tf.Variable<tf.Rank.R1>;
+  private readonly failed: tf.Variable<tf.Rank.R1>;
+  private readonly tracked: readonly tf.Variable[];
+  private readonly bestWeights: readonly tf.Variable[];
+
+  /**
+   * @param settings - patience, thresholds, number of replicas
+   * @param weights - the model's weights to snapshot, each with replicas on the first axis
+   */
+  constructor(settings: StoppingSettings, weights: readonly tf.Variable[]) {
+    const { replicas, patience } = settings;
+    if (!Number.isInteger(replicas) || replicas < 1) {
+      throw new InvalidArgumentError({
+        argument: 'replicas',
+        problem: `expected a positive integer, got ${replicas}`,
+      });
+    }
+    if (!(patience >= 0)) {
+      throw new InvalidArgumentError({
+        argument: 'patience',
+        problem: `expected a number ≥ 0, got ${patience}`,
+      });
+    }
+    for (const weight of weights) {
+      if (weight.shape[0] !== replicas) {
+        throw new InvalidArgumentError({
+          argument: 'weights',
+          problem: `${weight.name} has shape [${weight.shape.join(', ')}], expected replicas (${replicas}) first`,
+        });
+      }
+    }
+    this.settings = settings;
+    const filled = (value: number) => tf.variable(tf.fill<tf.Rank.R1>([replicas], value), false);
+    this.bestValidation = filled(Number.POSITIVE_INFINITY);
+    this.bestEpoch = filled(-1);
+    this.stopEpoch = filled(-1);
+    this.waiting = filled(0);
+    this.counting = filled(0);
+    this.failed = filled(0);
+    this.tracked = weights;
+    this.bestWeights = weights.map((weight) => tf.variable(weight.clone(), false));
+  }
+
+  /**
+   * Takes one step's losses into account (call after the step's update, with the losses of
+   * the forward pass of that step). Runs entirely on the device.
+   *
+   * @param epoch - the epoch (step) number, 0-based
+   */
+  update(epoch: number, losses: StepLosses): void {
+    const { thresholdChi2, positivityThreshold, patience, delta = 0 } = this.settings;
+    tf.tidy(() => {
+      const now = tf.scalar(epoch);
+      const stopped = tf.greaterEqual(this.stopEpoch, 0);
+      const nan = tf.logicalAnd(tf.isNaN(losses.training), tf.logicalNot(stopped));
+      const improves = tf.logicalAnd(
+        tf.logicalOr(
+          tf.greater(this.counting, 0),
+          tf.less(losses.validationChi2PerPoint, thresholdChi2),
+        ),
+        tf.logicalAnd(
+          tf.less(losses.validation, tf.sub(this.bestValidation, delta)),
+          tf.less(losses.positivity, positivityThreshold),
+        ),
+      );
+      const best = tf.logicalAnd(improves, tf.logicalNot(tf.logicalOr(stopped, nan)));
+      const waiting = tf.where(
+        best,
+        tf.zerosLike(this.waiting),
+        tf.add(this.waiting, this.counting),
+      );
+      const outOfPatience = tf.logicalAnd(tf.greater(waiting, patience), tf.logicalNot(stopped));
+      this.bestValidation.assign(tf.where(best, losses.validation, this.bestValidation));
+      this.bestEpoch.assign(
+        tf.where(best, tf.broadcastTo(now, [this.settings.replicas]), this.bestEpoch),
+      );
+      this.counting.assign(tf.where(best, tf.onesLike(this.counting), this.counting));
+      this.waiting.assign(waiting);
+      this.stopEpoch.assign(
+        tf.where(
+          tf.logicalOr(nan, outOfPatience),
+          tf.broadcastTo(now, [this.settings.replicas]),
+          this.stopEpoch,
+        ),
+      );
+      this.failed.assign(tf.where(nan, tf.onesLike(this.failed), this.failed));
+      this.tracked.forEach((weight, i) => {
+        const mask = tf.reshape(best, [
+          this.settings.replicas,
+          ...weight.shape.slice(1).map(() => 1),
+        ]);
+        this.bestWeights[i].assign(
+          tf.where(tf.broadcastTo(mask, weight.shape), weight, this.bestWeights[i]),
+        );
+      });
+    });
+  }
+
+  /** (replicas) 1 for replicas whose weights should still be updated (not failed). */
+  activeReplicas(): tf.Tensor1D {
+    return tf.tidy(() => tf.sub(1, this.failed));
+  }
+
+  /** Reads the state back (a host sync: call it every `log_every` steps, not every step). */
+  async snapshot(): Promise<StoppingSnapshot> {
+    const [bestValidation, bestEpoch, stopEpoch, failed] = await Promise.all([
+      this.bestValidation.data(),
+      this.bestEpoch.data(),
+      this.stopEpoch.data(),
+      this.failed.data(),
+    ]);
+    return {
+      bestValidation: Float32Array.from(bestValidation),
+      bestEpoch: Int32Array.from(bestEpoch),
+      stopEpoch: Int32Array.from(stopEpoch),
+      failed: Uint8Array.from(failed),
+    };
+  }
+
+  /** Whether every replica has stopped (from a snapshot). */
+  static allStopped(snapshot: StoppingSnapshot): boolean {
+    return snapshot.stopEpoch.every((epoch) => epoch >= 0);
+  }
+
+  /** Copies each replica's best weights back into the model (replicas without a best keep theirs). */
+  restoreBestWeights(): void {
+    tf.tidy(() => {
+      const hasBest = tf.greaterEqual(this.bestEpoch, 0);
+      this.tracked.forEach((weight, i) => {
+        const mask = tf.reshape(hasBest, [
+          this.settings.replicas,
+          ...weight.shape.slice(1).map(() => 1),
+        ]);
+        weight.assign(tf.where(tf.broadcastTo(mask, weight.shape), this.bestWeights[i], weight));
+      });
+    });
+  }
+
+  /** Frees the state's tensors. */
+  dispose(): void {
+    for (const variable of [
+      this.bestValidation,
+      this.bestEpoch,
+      this.stopEpoch,
+      this.waiting,
+      this.counting,
+      this.failed,
+      ...this.bestWeights,
+    ]) {
+      variable.dispose();
+    }
+  }
+}
