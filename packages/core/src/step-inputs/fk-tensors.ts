@@ -67,6 +67,17 @@ export const OBSERVABLE_OPERATIONS = ['NULL', 'ADD', 'RATIO', 'ASY', 'SMN', 'COM
 /** One of {@link OBSERVABLE_OPERATIONS}. */
 export type ObservableOperation = (typeof OBSERVABLE_OPERATIONS)[number];
 
+/** How many operands each operation takes (upstream libnnpdf's `FKSet` operators). */
+export const OPERAND_COUNTS: Readonly<Record<ObservableOperation, number>> = {
+  NULL: 1,
+  ADD: 2,
+  RATIO: 2,
+  ASY: 2,
+  SMN: 4,
+  COM: 20,
+  SMT: 10,
+};
+
 /**
  * An observable as the step computes it: each operand is the concatenation (along the data axis)
  * of its tables' predictions; the operands then combine by `operation`:

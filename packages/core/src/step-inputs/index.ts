@@ -12,4 +12,4 @@ export type {
   ObservableOperation,
   ObservableTensors,
 } from './fk-tensors.js';
-export { OBSERVABLE_OPERATIONS } from './fk-tensors.js';
+export { OBSERVABLE_OPERATIONS, OPERAND_COUNTS } from './fk-tensors.js';

@@ -24,7 +24,6 @@ export {
   createObservable,
   isObservableOperation,
   observableNdata,
-  OPERAND_COUNTS,
   operandCountProblem,
   operandNdata,
   type Observable,

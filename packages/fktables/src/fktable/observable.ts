@@ -1,6 +1,7 @@
 import {
   InvalidArgumentError,
   OBSERVABLE_OPERATIONS,
+  OPERAND_COUNTS,
   type ObservableOperation,
 } from '@partonfit/core';
 import type { FkTable } from './fk-table.js';
@@ -23,17 +24,6 @@ export interface Observable {
   /** The operands; each a non-empty list of tables concatenated along the data axis. */
   readonly operands: readonly (readonly FkTable[])[];
 }
-
-/** How many operands each operation takes (upstream libnnpdf's `FKSet` operators). */
-export const OPERAND_COUNTS: Readonly<Record<ObservableOperation, number>> = {
-  NULL: 1,
-  ADD: 2,
-  RATIO: 2,
-  ASY: 2,
-  SMN: 4,
-  COM: 20,
-  SMT: 10,
-};
 
 /** Whether `value` names one of core's {@link OBSERVABLE_OPERATIONS}. */
 export function isObservableOperation(value: string): value is ObservableOperation {

@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, type ObservableOperation } from '@partonfit/core';
-import { OPERAND_COUNTS } from './observable-layout.js';
+import { InvalidArgumentError, OPERAND_COUNTS, type ObservableOperation } from '@partonfit/core';
 
 /**
  * Combines the operands of a compound observable (upstream validphys's `OP`):

@@ -61,7 +61,6 @@ export {
 export {
   fkSize,
   observableLayout,
-  OPERAND_COUNTS,
   operandSize,
   validateObservable,
   type DisFkLayout,

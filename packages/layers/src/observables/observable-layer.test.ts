@@ -7,6 +7,7 @@ import {
   type FkTensor,
   type ObservableOperation,
   type ObservableTensors,
+  OPERAND_COUNTS,
 } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import {
@@ -23,7 +24,6 @@ import {
   type FkTransposeStorage,
 } from './fk-convolution.js';
 import { layoutFromConfig } from './observable-config.js';
-import { OPERAND_COUNTS } from './observable-layout.js';
 import { ObservableLayer, observableLayer } from './observable-layer.js';
 import {
   observableReference,

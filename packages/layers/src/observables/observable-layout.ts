@@ -2,6 +2,7 @@ import {
   EVOLUTION_BASIS_SIZE,
   InvalidArgumentError,
   OBSERVABLE_OPERATIONS,
+  OPERAND_COUNTS,
   ShapeError,
   type DisFkTensor,
   type FkTensor,
@@ -33,17 +34,6 @@ export interface ObservableLayout {
   /** The operands; each is a list of tables concatenated along the data axis. */
   readonly operands: readonly (readonly FkLayout[])[];
 }
-
-/** How many operands each operation takes (upstream validphys's `OP`). */
-export const OPERAND_COUNTS: Readonly<Record<ObservableOperation, number>> = {
-  NULL: 1,
-  ADD: 2,
-  RATIO: 2,
-  ASY: 2,
-  SMN: 4,
-  COM: 20,
-  SMT: 10,
-};
 
 /** Whether a table carries its FK values. */
 export function hasValues(table: FkLayout | FkTensor): table is FkTensor {

@@ -1,0 +1,219 @@
+import * as tf from '@tensorflow/tfjs-core';
+import * as tfl from '@tensorflow/tfjs-layers';
+import { ACTIVATIONS, InvalidArgumentError, ShapeError } from '@partonfit/core';
+import { expect, it } from 'vitest';
+import {
+  expectClose,
+  randomArray,
+  tensorGrowth,
+  toFloat32,
+  values,
+} from '../ops/numeric.fixture.js';
+import { describeOnBackends } from '../testing/backends.fixture.js';
+import type { ActivationName } from './activations.js';
+import { backward64, forward64, type DenseLayer64 } from './dense-network.fixture.js';
+import { asVariable, rebuilt, variablesOf } from './layer-testing.fixture.js';
+import {
+  MultiDenseNetwork,
+  multiDenseNetwork,
+  type NetworkFormulation,
+} from './multi-dense-network.js';
+import { multiDense } from './multi-dense.js';
+
+const POINTS = 29;
+
+/** Three activations per network, so that every activation is used by some case. */
+const ACTIVATION_TRIPLES: ActivationName[][] = [
+  ['tanh', 'tanh', 'linear'],
+  ['sigmoid', 'relu', 'elu'],
+  ['softplus', 'square', 'leaky_relu'],
+  ['modified_tanh', 'leaky_relu', 'tanh'],
+];
+
+const CASES = (['per-replica', 'layer-by-layer'] as const).flatMap((formulation) =>
+  [1, 4].flatMap((replicas) =>
+    ACTIVATION_TRIPLES.map((activations) => ({ formulation, replicas, activations })),
+  ),
+);
+
+function seedsFor(replicas: number, layers: number): number[][] {
+  return Array.from({ length: layers }, (_, l) =>
+    Array.from({ length: replicas }, (_, r) => 1000 * r + l),
+  );
+}
+
+describeOnBackends('MultiDenseNetwork', () => {
+  it.each(CASES)(
+    'should equal a MultiDense stack with the same seeds, forward and gradient ($formulation, R=$replicas, $activations)',
+    ({ formulation, replicas, activations }) => {
+      const units = [7, 5, 3];
+      const seeds = seedsFor(replicas, 3);
+      const network = multiDenseNetwork({
+        units,
+        activations,
+        seeds,
+        formulation: formulation,
+      });
+      const stack = units.map((unitCount, l) =>
+        multiDense({
+          units: unitCount,
+          activation: activations[l],
+          seeds: seeds[l],
+          sharedInput: l === 0,
+        }),
+      );
+      const x = tf.variable(tf.tensor2d(toFloat32(randomArray(POINTS * 2, 3, -1, 1)), [POINTS, 2]));
+      const upstream = tf.tensor3d(toFloat32(randomArray(replicas * POINTS * 3, 4)), [
+        replicas,
+        POINTS,
+        3,
+      ]);
+      const runStack = () => stack.reduce((h: tf.Tensor, layer) => layer.apply(h) as tf.Tensor, x);
+      const output = network.apply(x) as tf.Tensor;
+      const expected = runStack();
+      expect(output.shape).toEqual([replicas, POINTS, 3]);
+      expect(network.getWeights().map(values)).toEqual(
+        stack.flatMap((layer) => layer.getWeights().map(values)),
+      );
+      expectClose(values(output), values(expected), 1e-5);
+
+      const networkGrads = tf.variableGrads(
+        () => tf.sum<tf.Scalar>(tf.mul(network.apply(x) as tf.Tensor, upstream)),
+        [x, ...variablesOf([network])],
+      );
+      const stackGrads = tf.variableGrads(
+        () => tf.sum<tf.Scalar>(tf.mul(runStack(), upstream)),
+        [x, ...variablesOf(stack)],
+      );
+      const networkVariables = [x, ...variablesOf([network])];
+      [x, ...variablesOf(stack)].forEach((variable, k) => {
+        expectClose(
+          values(networkGrads.grads[networkVariables[k].name]),
+          values(stackGrads.grads[variable.name]),
+          2e-5,
+        );
+      });
+      x.dispose();
+    },
+  );
+
+  it('should equal the float64 loop with the per-replica formulation on random weights', () => {
+    const [replicas, sizes] = [3, [2, 6, 5, 4]];
+    const activations: ActivationName[] = ['modified_tanh', 'square', 'softplus'];
+    const network = multiDenseNetwork({
+      units: sizes.slice(1),
+      activations,
+      seeds: seedsFor(replicas, 3),
+      formulation: 'per-replica',
+    });
+    const x = toFloat32(randomArray(POINTS * 2, 5, -1, 1));
+    network.apply(tf.zeros([1, 2]));
+    const reference: DenseLayer64[] = activations.map((activation, l) => ({
+      kernel: toFloat32(randomArray(replicas * sizes[l] * sizes[l + 1], 20 + l, -0.8, 0.8)),
+      bias: toFloat32(randomArray(replicas * sizes[l + 1], 30 + l, -0.4, 0.4)),
+      inputs: sizes[l],
+      units: sizes[l + 1],
+      activation,
+    }));
+    network.setWeights(
+      reference.flatMap((layer) => [
+        tf.tensor3d(layer.kernel as Float32Array, [replicas, layer.inputs, layer.units]),
+        tf.tensor3d(layer.bias as Float32Array, [replicas, 1, layer.units]),
+      ]),
+    );
+    const upstream = toFloat32(randomArray(replicas * POINTS * 4, 6));
+    const input = tf.variable(tf.tensor2d(x, [POINTS, 2]));
+    const { grads } = tf.variableGrads(
+      () =>
+        tf.sum<tf.Scalar>(
+          tf.mul(network.apply(input) as tf.Tensor, tf.tensor3d(upstream, [replicas, POINTS, 4])),
+        ),
+      [input, ...variablesOf([network])],
+    );
+    const forward = forward64(x, POINTS, replicas, reference);
+    const gradients = backward64(forward, upstream, POINTS, replicas, reference);
+    expect(network.activeFormulation()).toBe('per-replica');
+    expectClose(values(network.apply(input) as tf.Tensor), forward.output, 2e-5);
+    expectClose(values(grads[input.name]), gradients.input, 2e-5);
+    variablesOf([network]).forEach((variable, k) => {
+      const expected = k % 2 === 0 ? gradients.kernels[k / 2] : gradients.biases[(k - 1) / 2];
+      expectClose(values(grads[variable.name]), expected, 2e-5);
+    });
+    input.dispose();
+  });
+
+  it('should choose the layer-by-layer form for one replica and per-replica products for more', () => {
+    const one = multiDenseNetwork({ units: [3], activations: ['tanh'], seeds: [[1]] });
+    const two = multiDenseNetwork({ units: [3], activations: ['tanh'], seeds: [[1, 2]] });
+    expect([one.activeFormulation(), two.activeFormulation()]).toEqual([
+      'layer-by-layer',
+      'per-replica',
+    ]);
+  });
+
+  it.each(['per-replica', 'layer-by-layer'] as const)(
+    'should keep the number of tensors constant over 100 training steps (%s)',
+    (formulation) => {
+      const network = multiDenseNetwork({
+        units: [6, 4],
+        activations: ['tanh', 'linear'],
+        seeds: seedsFor(3, 2),
+        formulation,
+      });
+      const x = tf.tensor2d(toFloat32(randomArray(POINTS * 2, 7)), [POINTS, 2]);
+      network.apply(x);
+      const optimizer = tf.train.adam(1e-3);
+      const variables = network.trainableWeights.map((weight) => asVariable(weight.read()));
+      const growth = tensorGrowth(() => {
+        optimizer.minimize(
+          () => tf.sum<tf.Scalar>(tf.square(network.apply(x) as tf.Tensor)),
+          false,
+          variables,
+        );
+        (network.apply(x) as tf.Tensor).dispose();
+      });
+      expect(growth).toBe(0);
+    },
+  );
+
+  it('should work in a functional model and rebuild from its config', () => {
+    const network = multiDenseNetwork({
+      units: [4, 2],
+      activations: ['leaky_relu', 'linear'],
+      initializer: 'random_uniform',
+      seeds: seedsFor(2, 2),
+    });
+    const input = tfl.input({ shape: [2] });
+    const model = tfl.model({ inputs: input, outputs: network.apply(input) as tfl.SymbolicTensor });
+    expect(model.outputs[0].shape).toEqual([2, null, 2]);
+    const copy = rebuilt(network, MultiDenseNetwork);
+    const x = tf.tensor2d(toFloat32(randomArray(POINTS * 2, 8)), [POINTS, 2]);
+    expect(values(copy.apply(x) as tf.Tensor)).toEqual(values(model.apply(x) as tf.Tensor));
+  });
+
+  it('should reject inconsistent settings and inputs with typed errors', () => {
+    expect(() =>
+      multiDenseNetwork({ units: [3, 2], activations: ['tanh'], seeds: [[1], [2]] }),
+    ).toThrow(/one entry per layer/);
+    expect(() =>
+      multiDenseNetwork({ units: [3, 2], activations: ['tanh', 'tanh'], seeds: [[1, 2], [3]] }),
+    ).toThrow(/seeds\[1\]: expected one seed per replica \(2\)/);
+    expect(() => multiDenseNetwork({ units: [0], activations: ['tanh'], seeds: [[1]] })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() =>
+      multiDenseNetwork({
+        units: [3],
+        activations: ['tanh'],
+        seeds: [[1]],
+        formulation: 'fast' as NetworkFormulation,
+      }),
+    ).toThrow(/formulation/);
+    expect(() =>
+      multiDenseNetwork({ units: [3], activations: ['tanh'], seeds: [[1]] }).apply(
+        tf.zeros([2, 3, 2]),
+      ),
+    ).toThrow(ShapeError);
+    expect(ACTIVATION_TRIPLES.flat()).toEqual(expect.arrayContaining([...ACTIVATIONS]));
+  });
+});
