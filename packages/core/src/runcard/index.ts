@@ -14,3 +14,4 @@ export {
   SUM_RULE_MODES,
   type OptimizerName,
 } from './schema.js';
+export { closeNames } from './suggest-key.js';

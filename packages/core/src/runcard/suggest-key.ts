@@ -18,6 +18,19 @@ export function suggestKey(key: string, knownKeys: Iterable<string>): string | u
   return best;
 }
 
+/**
+ * The `count` candidates closest to `name` by edit distance (case-insensitive), closest first;
+ * for "did you mean" lists in messages.
+ */
+export function closeNames(name: string, candidates: Iterable<string>, count = 5): string[] {
+  const target = name.toUpperCase();
+  return [...new Set(candidates)]
+    .map((candidate) => ({ candidate, distance: editDistance(target, candidate.toUpperCase()) }))
+    .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
+    .slice(0, count)
+    .map(({ candidate }) => candidate);
+}
+
 /** Levenshtein distance: insertions, deletions and substitutions. */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);

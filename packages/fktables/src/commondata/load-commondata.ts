@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputFileError } from '@partonfit/core';
-import { closeNames } from './close-names.js';
+import { closeNames, InputFileError } from '@partonfit/core';
 import { requiresPositivePseudodata, type CommonData, type DatasetKind } from './commondata.js';
 import { readCentralValues, readKinematics, readUncertainties } from './data-files.js';
 import { DATASET_NAMES_FILE, readLegacyNames } from './dataset-names.js';

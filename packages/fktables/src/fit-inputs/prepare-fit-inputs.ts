@@ -45,33 +45,22 @@ export function defaultCacheFolder(): string {
 }
 
 /** The runcard keys that decide the fit inputs (not the network, optimiser or stopping). */
-function inputSettings(runcard: Runcard) {
-  const {
-    dataset_inputs,
-    datacuts,
-    theory,
-    trvlseed,
-    mcseed,
-    genrep,
-    diagonal_basis,
-    diagonal_frac,
-    same_trvl_per_replica,
-    positivity,
-    integrability,
-  } = runcard;
-  return {
-    dataset_inputs,
-    datacuts,
-    theory,
-    trvlseed,
-    mcseed,
-    genrep,
-    diagonal_basis,
-    diagonal_frac,
-    same_trvl_per_replica,
-    positivity,
-    integrability,
-  };
+const INPUT_KEYS = [
+  'dataset_inputs',
+  'datacuts',
+  'theory',
+  'trvlseed',
+  'mcseed',
+  'genrep',
+  'diagonal_basis',
+  'diagonal_frac',
+  'same_trvl_per_replica',
+  'positivity',
+  'integrability',
+] as const satisfies readonly (keyof Runcard)[];
+
+function inputSettings(runcard: Runcard): unknown[] {
+  return INPUT_KEYS.map((key) => runcard[key]);
 }
 
 /** size and modification time of each file: a cached copy is valid while these agree. */
