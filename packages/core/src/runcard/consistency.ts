@@ -8,7 +8,12 @@ import type { Runcard } from './runcard.js';
  * preprocessing ranges against feature scaling, repeated datasets.
  */
 export function checkConsistency(runcard: Runcard): RuncardIssue[] {
-  return [...checkLayers(runcard), ...checkBasis(runcard), ...checkDatasets(runcard)];
+  return [
+    ...checkLayers(runcard),
+    ...checkBasis(runcard),
+    ...checkDatasets(runcard),
+    ...checkClosureTest(runcard),
+  ];
 }
 
 function checkLayers({ parameters, fitting }: Runcard): RuncardIssue[] {
@@ -109,4 +114,15 @@ export function checkDatasets({
     }
     return issues;
   });
+}
+
+/** A closure test with fake data needs the PDF that makes them. */
+function checkClosureTest({ closuretest }: Runcard): RuncardIssue[] {
+  if (closuretest?.fakedata !== true || closuretest.fakepdf !== undefined) return [];
+  return [
+    {
+      keyPath: 'closuretest.fakepdf',
+      problem: 'missing; fakedata needs the PDF that makes the data',
+    },
+  ];
 }

@@ -179,6 +179,21 @@ describe('parseRuncard', () => {
     ]);
   });
 
+  it('should read closure-test settings and require the PDF of fake data', () => {
+    const closure = runcard({
+      closure: 'closuretest: { fakedata: true, fakepdf: toyLH, fakenoise: true }',
+    });
+    expect(parseRuncard(closure).runcard.closuretest).toEqual({
+      fakedata: true,
+      fakepdf: 'toyLH',
+      fakenoise: true,
+      filterseed: 0,
+    });
+    expect(issuesOf(runcard({ closure: 'closuretest: { fakedata: true }' }))).toEqual([
+      '23: closuretest.fakepdf: missing; fakedata needs the PDF that makes the data',
+    ]);
+  });
+
   it('should reject ranges with low > high, unknown bases, optimisers and activations', () => {
     const text = runcard()
       .replace('fitbasis: EVOL', 'fitbasis: EVOLS')

@@ -196,6 +196,18 @@ export const runcardSchema = section({
   diagonal_basis: flag().default(true),
   diagonal_frac: numberBetween(0, 1).default(0.75),
   same_trvl_per_replica: flag().default(false),
+  /**
+   * Closure tests (upstream's keys): with `fakedata`, the central data are replaced by the
+   * predictions of `fakepdf` (an LHAPDF set under `data_paths.lhapdf`, or `toyLH` for the
+   * embedded Les Houches toy PDF), plus one fluctuation drawn with `filterseed` when
+   * `fakenoise` is on (level 1; with `genrep` the replicas add their own: level 2).
+   */
+  closuretest: section({
+    fakedata: flag().default(false),
+    fakepdf: text().optional(),
+    fakenoise: flag().default(false),
+    filterseed: seed().default(0),
+  }).optional(),
   use_t0_sampling: flag().default(true),
   parameters,
   fitting,

@@ -36,7 +36,6 @@ export const SPECIAL_KEYS: readonly SpecialKey[] = [
   unsupported('double_precision', 'TensorFlow.js computes in float32 only'),
   unsupported('fiatlux', 'QED fits with a photon PDF are not supported yet'),
   unsupported('theorycovmatconfig', 'theory covariance matrices are not supported yet'),
-  unsupported('closuretest', 'closure-test settings are not supported yet'),
   unsupported('kfold', 'hyperparameter scans are not supported'),
   unsupported('hyperscan_config', 'hyperparameter scans are not supported'),
   unsupported('trial_specs', 'multi-architecture fits are not supported'),
