@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@partonfit/core';
+import { spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
 /** The settings of early stopping (upstream n3fit's `Stopping`). */
 export interface StoppingSettings {
@@ -110,7 +111,6 @@ export class ReplicaStopping {
   update(epoch: number, losses: StepLosses): void {
     const { thresholdChi2, positivityThreshold, patience, delta = 0 } = this.settings;
     tf.tidy(() => {
-      const now = tf.scalar(epoch);
       const stopped = tf.greaterEqual(this.stopEpoch, 0);
       const nan = tf.logicalAnd(tf.isNaN(losses.training), tf.logicalNot(stopped));
       const improves = tf.logicalAnd(
@@ -132,26 +132,22 @@ export class ReplicaStopping {
       const outOfPatience = tf.logicalAnd(tf.greater(waiting, patience), tf.logicalNot(stopped));
       this.bestValidation.assign(tf.where(best, losses.validation, this.bestValidation));
       this.bestEpoch.assign(
-        tf.where(best, tf.broadcastTo(now, [this.settings.replicas]), this.bestEpoch),
+        tf.where(best, tf.fill([this.settings.replicas], epoch), this.bestEpoch),
       );
       this.counting.assign(tf.where(best, tf.onesLike(this.counting), this.counting));
       this.waiting.assign(waiting);
       this.stopEpoch.assign(
         tf.where(
           tf.logicalOr(nan, outOfPatience),
-          tf.broadcastTo(now, [this.settings.replicas]),
+          tf.fill([this.settings.replicas], epoch),
           this.stopEpoch,
         ),
       );
       this.failed.assign(tf.where(nan, tf.onesLike(this.failed), this.failed));
+      const bestColumn = tf.reshape(tf.cast(best, 'float32'), [this.settings.replicas, 1]);
       this.tracked.forEach((weight, i) => {
-        const mask = tf.reshape(best, [
-          this.settings.replicas,
-          ...weight.shape.slice(1).map(() => 1),
-        ]);
-        this.bestWeights[i].assign(
-          tf.where(tf.broadcastTo(mask, weight.shape), weight, this.bestWeights[i]),
-        );
+        const mask = spreadReplicaMask(bestColumn, weight.shape);
+        this.bestWeights[i].assign(tf.where(mask, weight, this.bestWeights[i]));
       });
     });
   }
@@ -185,13 +181,11 @@ export class ReplicaStopping {
   /** Copies each replica's best weights back into the model (replicas without a best keep theirs). */
   restoreBestWeights(): void {
     tf.tidy(() => {
-      const hasBest = tf.greaterEqual(this.bestEpoch, 0);
+      const hasBest = tf.cast(tf.greaterEqual(this.bestEpoch, 0), 'float32');
+      const hasBestColumn = tf.reshape(hasBest, [this.settings.replicas, 1]);
       this.tracked.forEach((weight, i) => {
-        const mask = tf.reshape(hasBest, [
-          this.settings.replicas,
-          ...weight.shape.slice(1).map(() => 1),
-        ]);
-        weight.assign(tf.where(tf.broadcastTo(mask, weight.shape), this.bestWeights[i], weight));
+        const mask = spreadReplicaMask(hasBestColumn, weight.shape);
+        weight.assign(tf.where(mask, this.bestWeights[i], weight));
       });
     });
   }

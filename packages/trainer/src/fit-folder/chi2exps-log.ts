@@ -1,0 +1,206 @@
+import { readFile } from 'node:fs/promises';
+import { InputFileError, InvalidArgumentError } from '@partonfit/core';
+import { writeFileAtomic } from '@partonfit/io';
+
+/** One logged epoch of a replica's `chi2exps.log`. */
+export interface Chi2ExpsEntry {
+  /** The total training loss (`training_loss`); upstream logs the sum over replicas. */
+  readonly trainingLoss: number;
+  /**
+   * The validation loss (`validation_loss`): upstream logs a list, one value per replica of the
+   * run; a single number is written as given.
+   */
+  readonly validationLoss: number | readonly number[];
+  /**
+   * Validation χ² per point by experiment group for this replica, plus `total`
+   * (`validation_chi2s`).
+   */
+  readonly validationChi2s: Readonly<Record<string, number>>;
+}
+
+/**
+ * The text of a `chi2exps.log`: a JSON object keyed by the number of epochs done when the entry
+ * was logged (`"100"`, `"200"`, … — upstream logs every 100 epochs and keys epoch index + 1),
+ * each `{ "training_loss", "validation_loss", "validation_chi2s" }` (upstream
+ * `Stopping.chi2exps_json` in `n3fit/src/n3fit/stopping.py`). Indented by two spaces; keys in
+ * increasing epoch order; non-finite numbers as `null`; ends with a newline.
+ *
+ * @param entries - by epoch
+ */
+export function chi2ExpsLogText(entries: ReadonlyMap<number, Chi2ExpsEntry>): string {
+  const epochs = [...entries.keys()].sort((a, b) => a - b);
+  const document: Record<string, unknown> = {};
+  for (const epoch of epochs) {
+    const entry = entries.get(epoch);
+    if (entry === undefined) continue;
+    document[String(epoch)] = {
+      training_loss: entry.trainingLoss,
+      validation_loss: entry.validationLoss,
+      validation_chi2s: entry.validationChi2s,
+    };
+  }
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A logged number: a JSON number, or `null` for a non-finite value (read as NaN). */
+function loggedNumber(value: unknown): number | undefined {
+  if (value === null) return Number.NaN;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * Reads the text of a `chi2exps.log` back (the inverse of {@link chi2ExpsLogText}; `null` reads
+ * as NaN).
+ *
+ * @param text - the file's contents
+ * @param file - the file's path, for error messages
+ * @returns the entries by epoch, in increasing epoch order
+ * @throws InputFileError naming the file and the offending key when the text is not such a log
+ */
+export function parseChi2ExpsLog(text: string, file: string): Map<number, Chi2ExpsEntry> {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (cause) {
+    throw new InputFileError({ file, problem: 'not valid JSON', cause });
+  }
+  if (!isRecord(document)) {
+    throw new InputFileError({ file, problem: 'expected a JSON object keyed by epoch' });
+  }
+  const entries = new Map<number, Chi2ExpsEntry>();
+  for (const [key, value] of Object.entries(document)) {
+    const epoch = Number(key);
+    if (!/^\d+$/.test(key) || epoch < 1) {
+      throw new InputFileError({ file, key, problem: 'expected a positive integer epoch' });
+    }
+    if (!isRecord(value)) {
+      throw new InputFileError({ file, key, problem: 'expected an object' });
+    }
+    const trainingLoss = loggedNumber(value.training_loss);
+    if (trainingLoss === undefined) {
+      throw new InputFileError({
+        file,
+        key: `${key}.training_loss`,
+        problem: 'expected a number',
+      });
+    }
+    const rawValidation = value.validation_loss;
+    const validationLoss = Array.isArray(rawValidation)
+      ? rawValidation.map(loggedNumber)
+      : loggedNumber(rawValidation);
+    if (
+      validationLoss === undefined ||
+      (Array.isArray(validationLoss) && validationLoss.includes(undefined))
+    ) {
+      throw new InputFileError({
+        file,
+        key: `${key}.validation_loss`,
+        problem: 'expected a number or a list of numbers',
+      });
+    }
+    const rawChi2s = value.validation_chi2s;
+    if (!isRecord(rawChi2s)) {
+      throw new InputFileError({
+        file,
+        key: `${key}.validation_chi2s`,
+        problem: 'expected an object of numbers',
+      });
+    }
+    const validationChi2s: Record<string, number> = {};
+    for (const [group, chi2] of Object.entries(rawChi2s)) {
+      const number = loggedNumber(chi2);
+      if (number === undefined) {
+        throw new InputFileError({
+          file,
+          key: `${key}.validation_chi2s.${group}`,
+          problem: 'expected a number',
+        });
+      }
+      validationChi2s[group] = number;
+    }
+    entries.set(epoch, {
+      trainingLoss,
+      validationLoss: validationLoss as number | number[],
+      validationChi2s,
+    });
+  }
+  return new Map([...entries].sort(([a], [b]) => a - b));
+}
+
+/**
+ * A replica's `chi2exps.log`, written incrementally: each {@link Chi2ExpsLog.append} adds an
+ * epoch's entry and rewrites the whole file atomically (write then rename), so the file on disk
+ * is always a complete, valid log. Appends are serialised in call order.
+ */
+export class Chi2ExpsLog {
+  /** The log file. */
+  readonly file: string;
+  private readonly logged: Map<number, Chi2ExpsEntry>;
+  private pending: Promise<void> = Promise.resolve();
+
+  /**
+   * Starts an empty log; the file is (over)written at the first append.
+   *
+   * @param file - the path of `chi2exps.log`; its folder must exist when appending
+   * @param entries - entries to start from, by epoch
+   */
+  constructor(file: string, entries: ReadonlyMap<number, Chi2ExpsEntry> = new Map()) {
+    this.file = file;
+    this.logged = new Map(entries);
+  }
+
+  /**
+   * Continues the log of a fit resumed from a checkpoint: reads the file if it exists and keeps
+   * the entries up to and including `lastEpoch` (later ones were logged after the checkpoint and
+   * will be logged again). A missing file gives an empty log.
+   *
+   * @param file - the path of `chi2exps.log`
+   * @param lastEpoch - the epoch of the checkpoint
+   * @throws InputFileError when the existing file is not a valid log
+   */
+  static async resume(file: string, lastEpoch: number): Promise<Chi2ExpsLog> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Chi2ExpsLog(file);
+      throw new InputFileError({ file, problem: 'cannot be read', cause: error });
+    }
+    const kept = [...parseChi2ExpsLog(text, file)].filter(([epoch]) => epoch <= lastEpoch);
+    return new Chi2ExpsLog(file, new Map(kept));
+  }
+
+  /** The entries logged so far, by epoch in increasing order. */
+  get entries(): ReadonlyMap<number, Chi2ExpsEntry> {
+    return this.logged;
+  }
+
+  /**
+   * Adds an epoch's entry and rewrites the file atomically.
+   *
+   * @param epoch - the number of epochs done (positive, above every epoch logged so far)
+   * @param entry - the losses of that epoch
+   * @throws InvalidArgumentError for an epoch that is not a positive integer above the last
+   */
+  append(epoch: number, entry: Chi2ExpsEntry): Promise<void> {
+    const last = Math.max(0, ...this.logged.keys());
+    if (!Number.isInteger(epoch) || epoch <= last) {
+      return Promise.reject(
+        new InvalidArgumentError({
+          argument: 'epoch',
+          problem: `expected an integer above the last logged epoch ${last}, got ${epoch}`,
+        }),
+      );
+    }
+    this.logged.set(epoch, entry);
+    const text = chi2ExpsLogText(this.logged);
+    // each write holds the whole log, so a failed earlier write does not block this one
+    const write = this.pending.catch(() => undefined).then(() => writeFileAtomic(this.file, text));
+    this.pending = write;
+    return write;
+  }
+}

@@ -1,0 +1,42 @@
+export {
+  THEORY_200_HEAVY_QUARKS,
+  activeFlavourNumber,
+  type HeavyQuarkSettings,
+} from './active-flavours.js';
+export {
+  Chi2ExpsLog,
+  chi2ExpsLogText,
+  parseChi2ExpsLog,
+  type Chi2ExpsEntry,
+} from './chi2exps-log.js';
+export { EXPORT_X_GRID, EXPORT_X_GRID_SIZE } from './export-x-grid.js';
+export {
+  EXPORT_GRID_LABELS,
+  evolutionToExportFlavours,
+  exportGridText,
+  formatExportGrid,
+  type ExportGridContents,
+  type ExportGridOptions,
+} from './exportgrid.js';
+export { fitFolderPaths, type FitFolderPaths } from './fit-folder-paths.js';
+export {
+  ARC_LENGTH_FLAVOURS,
+  ARC_LENGTH_X_GRID,
+  INTEGRABILITY_FLAVOURS,
+  INTEGRABILITY_X_GRID,
+  arcLengths,
+  arcLengthsFromValues,
+  integrabilityNumbers,
+  integrabilityNumbersFromValues,
+  type EvolutionPdf,
+} from './fit-quality.js';
+export { pythonFloatRepr, yamlFloat } from './python-float.js';
+export {
+  replicaJson,
+  type FitTiming,
+  type PositivityState,
+  type PreprocessingRecord,
+  type ReplicaSummary,
+} from './replica-json.js';
+export { simpsonIntegral } from './simpson.js';
+export { writeReplicaOutputs, type ReplicaOutputs } from './write-replica-outputs.js';

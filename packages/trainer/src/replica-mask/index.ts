@@ -1,0 +1,1 @@
+export { spreadReplicaMask } from './replica-mask.js';
