@@ -15,6 +15,7 @@ import {
 } from '../splits/masked-covariance.js';
 import { trainingPointMasks } from '../splits/point-split.js';
 import type { FitDataset, FitInputs, LagrangeDataset } from './fit-inputs.js';
+import { withFakeData } from './fake-data.js';
 import { missingSetting, type InputPaths } from './input-paths.js';
 import { resolveDataset, resolveLagrangeDataset, type ResolvedDataset } from './resolve-dataset.js';
 import { xGridUnion } from './x-grid-union.js';
@@ -81,7 +82,7 @@ export async function buildFitInputs(
 ): Promise<FitInputs> {
   const cuts = { q2min: runcard.datacuts.q2min, w2min: runcard.datacuts.w2min };
   report(`reading ${runcard.dataset_inputs.length} datasets`);
-  const datasets = await Promise.all(
+  const measured = await Promise.all(
     runcard.dataset_inputs.map((input) => resolveDataset(input, paths, cuts)),
   );
   report('reading positivity and integrability sets');
@@ -91,8 +92,9 @@ export async function buildFitInputs(
   const integrabilitySets = await Promise.all(
     runcard.integrability.integdatasets.map((input) => resolveLagrangeDataset(input, paths)),
   );
-  const allTables = [...datasets, ...positivitySets, ...integrabilitySets].flatMap(tablesOf);
+  const allTables = [...measured, ...positivitySets, ...integrabilitySets].flatMap(tablesOf);
   const q0 = commonQ0(allTables);
+  const datasets = await withFakeData(runcard, paths, measured, q0);
   const union = xGridUnion(allTables);
   const xOffsetOf = (table: FkTable) => union.tableOffsets.get(table) ?? 0;
 

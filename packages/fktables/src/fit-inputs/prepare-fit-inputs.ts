@@ -57,6 +57,7 @@ const INPUT_KEYS = [
   'same_trvl_per_replica',
   'positivity',
   'integrability',
+  'closuretest',
 ] as const satisfies readonly (keyof Runcard)[];
 
 function inputSettings(runcard: Runcard): unknown[] {
