@@ -68,6 +68,8 @@ const LO_FORMULAS: Record<string, (p: Partons) => number> = {
 const ERROR_SCALE: Record<string, string> = {
   CLOSURE_NU_XF3: 'CLOSURE_NU_F2',
   CLOSURE_NUB_XF3: 'CLOSURE_NUB_F2',
+  CLOSURE_NU_DIMUON: 'CLOSURE_NU_F2',
+  CLOSURE_NUB_DIMUON: 'CLOSURE_NUB_F2',
   CLOSURE_F2C: 'CLOSURE_F2P',
 };
 
