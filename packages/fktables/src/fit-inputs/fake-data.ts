@@ -12,8 +12,15 @@ import type { ResolvedDataset } from './resolve-dataset.js';
 /** The name of the embedded Les Houches toy PDF as a `closuretest.fakepdf`. */
 export const TOY_PDF_NAME = 'toyLH';
 
-/** The PDF that makes the fake data: the toy PDF, or member 0 of an LHAPDF set at Q0. */
-async function fakePdf(name: string, paths: InputPaths, q0: number): Promise<PdfAtXGrid> {
+/**
+ * The PDF that makes a closure test's fake data (`closuretest.fakepdf`): the embedded toy PDF
+ * (`toyLH`), or member 0 of an LHAPDF set at Q0 — x·f `(x, 14)` in the evolution basis.
+ */
+export async function closureTruth(
+  name: string,
+  paths: InputPaths,
+  q0: number,
+): Promise<PdfAtXGrid> {
   if (name === TOY_PDF_NAME) return toyPdfXf;
   if (paths.lhapdf === undefined) {
     throw missingSetting(paths, 'data_paths.lhapdf', `to read the closure-test PDF ${name}`);
@@ -36,7 +43,7 @@ export async function withFakeData(
 ): Promise<ResolvedDataset[]> {
   const closure = runcard.closuretest;
   if (closure?.fakedata !== true || closure.fakepdf === undefined) return [...datasets];
-  const pdf = await fakePdf(closure.fakepdf, paths, q0);
+  const pdf = await closureTruth(closure.fakepdf, paths, q0);
   const level0 = datasets.map((dataset) => ({
     ...dataset,
     commonData: { ...dataset.commonData, central: predictObservable(dataset.observable, pdf) },

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { PartonfitError, type Runcard } from '@partonfit/core';
 import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
 import { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
@@ -143,8 +144,13 @@ export async function prepareFitInputs(
     report,
   );
   if (cacheFile !== undefined) {
-    await writeCache(cacheFile, inputs);
-    report?.(`cached the fit inputs in ${cacheFile}`);
+    try {
+      await mkdir(dirname(cacheFile), { recursive: true });
+      await writeCache(cacheFile, inputs);
+      report?.(`cached the fit inputs in ${cacheFile}`);
+    } catch (error) {
+      report?.(`could not cache the fit inputs in ${cacheFile}: ${String(error)}`);
+    }
   }
   return { inputs, cached: false, cacheFile, seconds: seconds() };
 }

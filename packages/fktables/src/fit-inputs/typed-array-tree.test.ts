@@ -13,6 +13,7 @@ describe('packTree / unpackTree', () => {
       flag: true,
       missing: null,
     };
+    const withUndefined = { ...tree, absent: undefined };
     const packed = packTree(tree);
     expect([...packed.arrays.keys()]).toEqual([
       'tree/xGrid',
@@ -22,6 +23,8 @@ describe('packTree / unpackTree', () => {
     ]);
     expect(packed.skeleton).not.toContain('1e-5');
     expect(unpackTree(packed.skeleton, packed.arrays)).toEqual(tree);
+    const unpacked = unpackTree(packTree(withUndefined).skeleton, packed.arrays) as object;
+    expect('absent' in unpacked).toBe(false);
   });
 
   it('should refuse values JSON cannot hold and references to missing arrays', () => {

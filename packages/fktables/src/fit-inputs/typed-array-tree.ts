@@ -24,7 +24,7 @@ function isTreeArray(value: unknown): value is TreeArray {
 
 /**
  * Splits a tree of plain objects, arrays, numbers, strings and typed arrays into a JSON
- * skeleton and its typed arrays, so that the arrays can be stored as binary datasets (HDF5) and
+ * skeleton and its typed arrays (properties that are `undefined` are left out, as JSON does), so that the arrays can be stored as binary datasets (HDF5) and
  * the rest as one attribute.
  *
  * @throws InvalidArgumentError - for values JSON cannot hold (functions, maps, other typed
@@ -41,7 +41,8 @@ export function packTree(tree: unknown): PackedTree {
     if (typeof value === 'number' && !Number.isFinite(value)) {
       throw new InvalidArgumentError({ argument: path, problem: `cannot store ${value}` });
     }
-    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return value;
+    if (value === null || value === undefined) return value;
+    if (['string', 'number', 'boolean'].includes(typeof value)) return value;
     if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
       return Object.fromEntries(
         Object.entries(value).map(([key, item]) => [key, visit(item, `${path}/${key}`)]),

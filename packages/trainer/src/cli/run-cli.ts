@@ -1,18 +1,19 @@
 import { createRequire } from 'node:module';
 import { backendCommand } from './backend-command.js';
 import { checkCommand } from './check-command.js';
+import { fitCommand } from './fit-command.js';
 import { predictCommand } from './predict-command.js';
 import { EXIT_USAGE, type Command, type PlannedCommand } from './commands.js';
 import type { Terminal } from './terminal.js';
 
-const COMMANDS: readonly Command[] = [checkCommand, predictCommand, backendCommand];
+const COMMANDS: readonly Command[] = [
+  checkCommand,
+  fitCommand(version()),
+  predictCommand,
+  backendCommand,
+];
 
 const PLANNED: readonly PlannedCommand[] = [
-  {
-    name: 'fit',
-    summary:
-      'fit PDF replicas: partonfit fit <runcard> [--replicas 1-100] [--backend …] [--resume]',
-  },
   {
     name: 'export',
     summary: "re-create a fit's exportgrids and JSON summaries from saved weights",

@@ -1,0 +1,65 @@
+import type * as tf from '@tensorflow/tfjs-core';
+import type { Chi2Structure } from '@partonfit/core';
+import { chi2FromStructure, type FitInputs } from '@partonfit/fktables';
+import type { FitObjective } from '../training/fit-objective.js';
+
+/** How well the replicas describe the data and, in a closure test, the truth. */
+export interface FitQuality {
+  /** χ²/n of the replica average's predictions against the central data. */
+  readonly averageChi2PerPoint: number;
+  /**
+   * Closure tests only: bias / variance in data space (NNPDF4.0's estimator), with the
+   * experimental covariance: bias = (T̄ − T_true)ᵀ C⁻¹ (T̄ − T_true) and variance =
+   * mean_r (T_r − T̄)ᵀ C⁻¹ (T_r − T̄). Near 1 for a faithful fit.
+   */
+  readonly biasVarianceRatio: number | undefined;
+}
+
+function quadratic(structure: Chi2Structure, residuals: Float64Array): Float64Array {
+  return chi2FromStructure(structure, residuals);
+}
+
+/**
+ * The fit-level quality numbers from every replica's predictions `(replicas, data)`, and the
+ * truth's predictions when the data are a closure test's.
+ */
+export function fitQuality(
+  inputs: FitInputs,
+  predictions: Float64Array,
+  truth: Float64Array | undefined,
+): FitQuality {
+  const { ndata, centralData, experimental } = inputs;
+  const replicas = predictions.length / ndata;
+  const average = new Float64Array(ndata);
+  for (let r = 0; r < replicas; r++) {
+    for (let n = 0; n < ndata; n++) average[n] += predictions[r * ndata + n] / replicas;
+  }
+  const averageChi2PerPoint =
+    quadratic(
+      experimental,
+      average.map((value, n) => centralData[n] - value),
+    )[0] / ndata;
+  if (truth === undefined) return { averageChi2PerPoint, biasVarianceRatio: undefined };
+  const bias = quadratic(
+    experimental,
+    average.map((value, n) => value - truth[n]),
+  )[0];
+  const spread = quadratic(
+    experimental,
+    predictions.map((value, i) => value - average[i % ndata]),
+  ).reduce((sum, value) => sum + value, 0);
+  return { averageChi2PerPoint, biasVarianceRatio: bias / (spread / replicas) };
+}
+
+/** Every replica's predictions with the current weights, float64 `(replicas, data)`. */
+export async function replicaPredictions(
+  objective: FitObjective,
+  pdf: tf.Tensor3D,
+): Promise<Float64Array> {
+  const predictions = objective.predictions(pdf);
+  try {
+    return Float64Array.from(await predictions.data());
+  } finally {
+    predictions.dispose();
+  }
+}

@@ -1,0 +1,203 @@
+import { copyFile, mkdir } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import * as tf from '@tensorflow/tfjs-core';
+import { TFJS_VERSION, type Runcard } from '@partonfit/core';
+import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
+import { writeFileAtomic } from '@partonfit/io';
+import { Chi2ExpsLog } from '../fit-folder/chi2exps-log.js';
+import { EXPORT_X_GRID } from '../fit-folder/export-x-grid.js';
+import { fitFolderPaths } from '../fit-folder/fit-folder-paths.js';
+import {
+  arcLengthsFromValues,
+  ARC_LENGTH_X_GRID,
+  integrabilityNumbersFromValues,
+  INTEGRABILITY_X_GRID,
+} from '../fit-folder/fit-quality.js';
+import type { PreprocessingRecord } from '../fit-folder/replica-json.js';
+import { writeReplicaOutputs } from '../fit-folder/write-replica-outputs.js';
+import {
+  trainReplicas,
+  type TrainingProgress,
+  type TrainingResult,
+} from '../training/train-replicas.js';
+import { fitQuality, replicaPredictions, type FitQuality } from './closure-metrics.js';
+
+/** What `partonfit fit` needs. */
+export interface FitRequest {
+  readonly runcard: Runcard;
+  readonly runcardFile: string;
+  /** The replicas, 1-based. */
+  readonly replicas: readonly number[];
+  /** The folder that receives the fit folder `<output>/<runcard name>/`. */
+  readonly outputFolder: string;
+  /** The backend that runs it (for the records). */
+  readonly backend: string;
+  /** partonfit's version (for the records). */
+  readonly version: string;
+  /** Lines describing the set-up. */
+  readonly report?: (message: string) => void;
+  /** Called at every read-back of the training. */
+  readonly onProgress?: (progress: TrainingProgress) => void;
+}
+
+/** The fit-level summary written to `summary.json` and shown at the end. */
+export interface FitSummary {
+  readonly fit: string;
+  readonly folder: string;
+  readonly replicas: readonly number[];
+  readonly backend: string;
+  readonly epochsRun: number;
+  /** Replicas with a best epoch (POS_PASS), and without (POS_VETO). */
+  readonly passed: readonly number[];
+  readonly vetoed: readonly number[];
+  /** Per replica: χ²/n against the central data, at the best epoch. */
+  readonly experimentalChi2: readonly number[];
+  readonly quality: FitQuality;
+  readonly seconds: {
+    readonly setup: number;
+    readonly training: number;
+    readonly msPerStep: number;
+  };
+}
+
+/** Each replica's preprocessing exponents, read from the model. */
+async function preprocessingRecords(
+  runcard: Runcard,
+  result: TrainingResult,
+): Promise<PreprocessingRecord[][]> {
+  const weights = new Map(
+    await Promise.all(
+      result.model.preprocessing.weights.map(
+        async (weight) =>
+          [weight.name.split('/').at(-1) ?? '', await weight.read().data()] as const,
+      ),
+    ),
+  );
+  return Array.from({ length: result.model.replicas }, (_, r) =>
+    runcard.fitting.basis.map((flavour) => ({
+      flavour: flavour.fl,
+      smallX: weights.get(`alpha_${flavour.fl}`)?.[r] ?? Number.NaN,
+      largeX: weights.get(`beta_${flavour.fl}`)?.[r] ?? 0,
+      trainable: flavour.trainable,
+    })),
+  );
+}
+
+/** x·f of every replica at `x`, float64 `(replicas, x, 14)`. */
+async function pdfValues(result: TrainingResult, x: Float64Array): Promise<Float64Array> {
+  const values = result.model.at(x);
+  try {
+    return Float64Array.from(await values.data());
+  } finally {
+    values.dispose();
+  }
+}
+
+/** The truth's predictions in a closure test, else undefined. */
+async function truthPredictions(request: FitRequest, inputs: FitInputs, result: TrainingResult) {
+  const closure = request.runcard.closuretest;
+  if (closure?.fakedata !== true || closure.fakepdf === undefined) return undefined;
+  const truth = await closureTruth(
+    closure.fakepdf,
+    inputPaths(request.runcard, request.runcardFile),
+    inputs.q0,
+  );
+  const pdf = tf.tensor3d(Array.from(truth(inputs.xGrid)), [1, inputs.xGrid.length, 14]);
+  try {
+    return await replicaPredictions(result.objective, pdf);
+  } finally {
+    pdf.dispose();
+  }
+}
+
+/**
+ * Runs a whole fit: prepares the inputs, trains every replica together, and writes the fit
+ * folder — `runcard.yml`, per replica `nnfit/replica_<r>/<fit>.exportgrid`, `<fit>.json` and
+ * `chi2exps.log`, and `summary.json` — every file atomically.
+ */
+export async function runFit(request: FitRequest): Promise<FitSummary> {
+  const { runcard, runcardFile, replicas, outputFolder } = request;
+  const fitName = basename(runcardFile, extname(runcardFile));
+  const { inputs, seconds: setup } = await prepareFitInputs(runcard, {
+    runcardFile,
+    replicas,
+    ...(request.report === undefined ? {} : { report: request.report }),
+  });
+  request.report?.(`fitting ${inputs.ndata} data points with ${replicas.length} replica(s)`);
+  const result = await trainReplicas(runcard, inputs, {
+    ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+  });
+  const exportValues = await pdfValues(result, EXPORT_X_GRID);
+  const qualityX = Float64Array.from([...ARC_LENGTH_X_GRID, ...INTEGRABILITY_X_GRID]);
+  const qualityValues = await pdfValues(result, qualityX);
+  const preprocessing = await preprocessingRecords(runcard, result);
+  const predictions = await replicaPredictions(result.objective, result.model.forward());
+  const truth = await truthPredictions(request, inputs, result);
+  const paths = fitFolderPaths(outputFolder, fitName, replicas[0] ?? 1);
+  await mkdir(paths.fitFolder, { recursive: true });
+  await copyFile(runcardFile, paths.runcard);
+  const { stopping, chi2PerPoint } = result;
+  const exportSize = EXPORT_X_GRID.length * 14;
+  const qualitySize = qualityX.length * 14;
+  for (const [r, replica] of replicas.entries()) {
+    const quality = qualityValues.subarray(r * qualitySize, (r + 1) * qualitySize);
+    const arcPart = quality.subarray(0, ARC_LENGTH_X_GRID.length * 14);
+    const integrabilityPart = quality.subarray(ARC_LENGTH_X_GRID.length * 14);
+    const bestEpoch = stopping.bestEpoch[r];
+    await writeReplicaOutputs({
+      outputFolder,
+      fitName,
+      replica,
+      exportGrid: {
+        q0: inputs.q0,
+        xfEvolution: exportValues.subarray(r * exportSize, (r + 1) * exportSize),
+      },
+      summary: {
+        preprocessing: preprocessing[r],
+        stopEpoch: stopping.stopEpoch[r] >= 0 ? stopping.stopEpoch[r] : result.epochsRun,
+        bestEpoch: bestEpoch >= 0 ? bestEpoch : result.epochsRun - 1,
+        trainingChi2: chi2PerPoint.training[r],
+        validationChi2: chi2PerPoint.validation[r],
+        experimentalChi2: chi2PerPoint.experimental[r],
+        positivity: bestEpoch >= 0 && stopping.failed[r] === 0 ? 'POS_PASS' : 'POS_VETO',
+        arcLengths: arcLengthsFromValues(arcPart),
+        integrability: integrabilityNumbersFromValues(integrabilityPart),
+        timing: { walltime: { Total: setup + result.seconds }, cputime: {} },
+        backend: request.backend,
+        version: {
+          partonfit: request.version,
+          '@tensorflow/tfjs-core': TFJS_VERSION,
+          node: process.versions.node,
+        },
+      },
+    });
+    const log = new Chi2ExpsLog(fitFolderPaths(outputFolder, fitName, replica).chi2ExpsLog);
+    for (const entry of result.history) {
+      await log.append(entry.epoch, {
+        trainingLoss: entry.training[r],
+        validationLoss: entry.validation[r],
+        validationChi2s: { total: entry.validation[r] },
+      });
+    }
+  }
+  const summary: FitSummary = {
+    fit: fitName,
+    folder: paths.fitFolder,
+    replicas,
+    backend: request.backend,
+    epochsRun: result.epochsRun,
+    passed: replicas.filter((_, r) => stopping.bestEpoch[r] >= 0 && stopping.failed[r] === 0),
+    vetoed: replicas.filter((_, r) => stopping.bestEpoch[r] < 0 || stopping.failed[r] !== 0),
+    experimentalChi2: Array.from(chi2PerPoint.experimental),
+    quality: fitQuality(inputs, predictions, truth),
+    seconds: {
+      setup,
+      training: result.seconds,
+      msPerStep: (1000 * result.seconds) / result.epochsRun,
+    },
+  };
+  await writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  result.objective.dispose();
+  result.model.dispose();
+  return summary;
+}

@@ -1,0 +1,178 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type * as tfl from '@tensorflow/tfjs-layers';
+import {
+  deriveNamedSeed,
+  deriveReplicaSeed,
+  InvalidArgumentError,
+  type Runcard,
+} from '@partonfit/core';
+import {
+  FlavourRotation,
+  logXFeatures,
+  MultiDenseNetwork,
+  Preprocessing,
+  SumRuleNormalisation,
+  xColumn,
+  type IntegrationGrid,
+} from '@partonfit/layers';
+
+/** The network's and the preprocessing's seeds of every replica. */
+export interface ReplicaModelSeeds {
+  /** `(layers, replicas)`: layer l of replica r starts from nnseed_r + l, as upstream. */
+  readonly network: number[][];
+  /** `(replicas)`: each replica's preprocessing exponents. */
+  readonly preprocessing: number[];
+}
+
+/**
+ * The seeds of the PDF model: replica r's network seed is `deriveReplicaSeed(nnseed, 'nnseed',
+ * r)` (+ l for layer l, as upstream's nnseed_r + l), its preprocessing seed is derived from the
+ * same by name — so replica r starts from the same weights whichever replicas run with it.
+ */
+export function replicaModelSeeds(
+  runcard: Runcard,
+  replicas: readonly number[],
+): ReplicaModelSeeds {
+  const base = replicas.map((replica) => deriveReplicaSeed(runcard.nnseed, 'nnseed', replica));
+  return {
+    network: runcard.parameters.nodes_per_layer.map((_, layer) =>
+      base.map((seed) => (seed + layer) >>> 0),
+    ),
+    preprocessing: base.map((seed) => deriveNamedSeed(seed, 'preprocessing')),
+  };
+}
+
+function isVariable(value: tf.Tensor): value is tf.Variable {
+  return value instanceof tf.Variable;
+}
+
+/** The tfjs variable behind a layer weight (tfjs-layers keeps one per weight). */
+function asVariable(weight: tfl.LayerVariable): tf.Variable {
+  const value: tf.Tensor = weight.read();
+  if (!isVariable(value)) {
+    throw new InvalidArgumentError({
+      argument: weight.name,
+      problem: 'is not backed by a tfjs variable',
+    });
+  }
+  return value;
+}
+
+/** Point inputs of the PDF: network features and x, for given x values plus the integration grid. */
+interface PointInputs {
+  readonly features: tf.Tensor2D;
+  readonly x: tf.Tensor2D;
+}
+
+function pointInputs(x: Float64Array, grid: IntegrationGrid): PointInputs {
+  const points = new Float64Array(x.length + grid.x.length);
+  points.set(x);
+  points.set(grid.x, x.length);
+  return { features: logXFeatures(points), x: xColumn(points) };
+}
+
+/**
+ * The multi-replica PDF of a runcard: MultiDense network (x, log x) → fitted flavours,
+ * times the preprocessing x^(1−α)(1−x)^β, rotated to the 14-flavour evolution basis and
+ * normalised by the sum rules, for all replicas at once — x·f with shape
+ * `(replicas, x, flavour)`. The PDF is evaluated on the fit's x-grid followed by the
+ * integration grid, once per step.
+ */
+export class ReplicaPdfModel {
+  readonly replicas: number;
+  readonly network: MultiDenseNetwork;
+  readonly preprocessing: Preprocessing;
+  readonly rotation: FlavourRotation;
+  private readonly integration: IntegrationGrid;
+  private readonly sumRulesMode: Runcard['fitting']['sum_rules'];
+  private readonly sumRules: SumRuleNormalisation;
+  private readonly fitInputs: PointInputs;
+
+  /**
+   * @param runcard - network, preprocessing, fit basis and sum rules
+   * @param replicas - the replicas, 1-based
+   * @param xGrid - the fit's x points (the union of the FK tables' grids), (x)
+   * @param integration - the integration grid of the sum rules
+   */
+  constructor(
+    runcard: Runcard,
+    replicas: readonly number[],
+    xGrid: Float64Array,
+    integration: IntegrationGrid,
+  ) {
+    const { parameters, fitting } = runcard;
+    const seeds = replicaModelSeeds(runcard, replicas);
+    this.replicas = replicas.length;
+    this.integration = integration;
+    this.sumRulesMode = fitting.sum_rules;
+    this.network = new MultiDenseNetwork({
+      units: parameters.nodes_per_layer,
+      activations: parameters.activation_per_layer,
+      initializer: parameters.initializer,
+      seeds: seeds.network,
+    });
+    this.preprocessing = new Preprocessing({ flavours: fitting.basis, seeds: seeds.preprocessing });
+    this.rotation = new FlavourRotation({
+      fitBasis: fitting.fitbasis,
+      flavours: fitting.basis.map((flavour) => flavour.fl),
+    });
+    this.sumRules = this.normalisation(xGrid.length);
+    this.fitInputs = pointInputs(xGrid, integration);
+    tf.dispose(this.forward());
+  }
+
+  private normalisation(offset: number): SumRuleNormalisation {
+    return new SumRuleNormalisation({
+      mode: this.sumRulesMode,
+      grid: this.integration,
+      integrationOffset: offset,
+    });
+  }
+
+  private evaluate(inputs: PointInputs, normalisation: SumRuleNormalisation): tf.Tensor3D {
+    return tf.tidy(() => {
+      const network = this.network.apply(inputs.features) as tf.Tensor3D;
+      const prefactor = this.preprocessing.apply(inputs.x) as tf.Tensor3D;
+      const fitted = tf.mul(network, prefactor);
+      const evolution = this.rotation.apply(fitted) as tf.Tensor3D;
+      return normalisation.apply(evolution) as tf.Tensor3D;
+    });
+  }
+
+  /** x·f on the fit's x-grid, `(replicas, x, flavour)`, normalised by the sum rules. */
+  forward(): tf.Tensor3D {
+    return this.evaluate(this.fitInputs, this.sumRules);
+  }
+
+  /** x·f at other x values (e.g. the export grid), `(replicas, x, flavour)`, normalised alike. */
+  at(x: Float64Array): tf.Tensor3D {
+    const inputs = pointInputs(x, this.integration);
+    const normalisation = this.normalisation(x.length);
+    try {
+      return this.evaluate(inputs, normalisation);
+    } finally {
+      tf.dispose([inputs.features, inputs.x]);
+      normalisation.dispose();
+    }
+  }
+
+  /** The weights the optimiser trains, each with replicas on the first axis. */
+  trainableVariables(): tf.Variable[] {
+    return [...this.network.trainableWeights, ...this.preprocessing.trainableWeights].map(
+      asVariable,
+    );
+  }
+
+  /** Every weight of the model (trainable or not), for snapshots and checkpoints. */
+  weights(): tf.Variable[] {
+    return [...this.network.weights, ...this.preprocessing.weights].map(asVariable);
+  }
+
+  /** Frees the model's tensors. */
+  dispose(): void {
+    tf.dispose([this.fitInputs.features, this.fitInputs.x]);
+    for (const layer of [this.network, this.preprocessing, this.rotation, this.sumRules]) {
+      layer.dispose();
+    }
+  }
+}

@@ -1,0 +1,189 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { FitInputs, LagrangeDataset } from '@partonfit/fktables';
+import {
+  Chi2Loss,
+  IntegrabilityLoss,
+  ObservableLayer,
+  PositivityLoss,
+  type LagrangePenalty,
+} from '@partonfit/layers';
+import { lagrangeSchedule, type LagrangeSchedule } from '../lagrange/lagrange-schedule.js';
+
+/** One positivity or integrability set: its observable, its penalty and the multiplier's schedule. */
+interface LagrangeTerm {
+  readonly name: string;
+  readonly observable: ObservableLayer;
+  readonly penalty: LagrangePenalty;
+  readonly schedule: LagrangeSchedule;
+}
+
+/** The losses of one forward pass, each per replica `(replicas)` except `total`. */
+export interface FitLosses {
+  /** Training χ² plus the positivity and integrability penalties: what is minimised. */
+  readonly training: tf.Tensor1D;
+  /** Training χ² alone. */
+  readonly trainingChi2: tf.Tensor1D;
+  /** Validation χ² plus the positivity penalties (upstream's validation loss). */
+  readonly validation: tf.Tensor1D;
+  /** Validation χ² divided by each replica's number of validation points (or modes). */
+  readonly validationChi2PerPoint: tf.Tensor1D;
+  /** The largest positivity penalty over the positivity sets (0 without any). */
+  readonly positivity: tf.Tensor1D;
+  /** Σ over replicas of `training`: the scalar whose gradient the optimiser follows. */
+  readonly total: tf.Scalar;
+}
+
+/** The settings of the Lagrange multipliers, from the runcard. */
+export interface LagrangeOptions {
+  readonly epochs: number;
+  readonly positivity: {
+    readonly initial?: number | undefined;
+    readonly multiplier?: number | undefined;
+  };
+  readonly integrability: {
+    readonly initial?: number | undefined;
+    readonly multiplier?: number | undefined;
+  };
+}
+
+function lagrangeTerms(
+  sets: readonly LagrangeDataset[],
+  settings: LagrangeOptions['positivity'],
+  epochs: number,
+  makePenalty: (multiplier: number) => LagrangePenalty,
+): LagrangeTerm[] {
+  return sets.map((set) => {
+    const schedule = lagrangeSchedule({ ...settings, maxLambda: set.maxLambda, epochs });
+    return {
+      name: set.name,
+      observable: new ObservableLayer({ observable: set.observable }),
+      penalty: makePenalty(schedule.initial),
+      schedule,
+    };
+  });
+}
+
+/**
+ * Everything a training step computes from the PDF, for all replicas at once: the observables
+ * of every dataset (concatenated along the data axis, `(replicas, data)`) and, read off those
+ * same predictions, the training χ², the validation χ² and the experimental χ²; the positivity
+ * and integrability penalties from their own observables. No second model runs for validation.
+ */
+export class FitObjective {
+  private readonly datasets: readonly ObservableLayer[];
+  private readonly trainingChi2: Chi2Loss;
+  private readonly validationChi2: Chi2Loss;
+  private readonly experimentalChi2: Chi2Loss;
+  private readonly validationCounts: tf.Tensor1D;
+  private readonly positivity: readonly LagrangeTerm[];
+  private readonly integrability: readonly LagrangeTerm[];
+  private readonly replicas: number;
+
+  constructor(inputs: FitInputs, lagrange: LagrangeOptions) {
+    this.replicas = inputs.replicas.length;
+    this.datasets = inputs.datasets.map(
+      (dataset) => new ObservableLayer({ observable: dataset.observable }),
+    );
+    this.trainingChi2 = new Chi2Loss({ structure: inputs.training, data: inputs.pseudodata });
+    this.validationChi2 = new Chi2Loss({ structure: inputs.validation, data: inputs.pseudodata });
+    this.experimentalChi2 = new Chi2Loss({
+      structure: inputs.experimental,
+      data: Float32Array.from(inputs.centralData),
+      dataReplicas: 1,
+    });
+    this.validationCounts = tf.tensor1d(
+      Array.from(inputs.validationCounts, (count) => Math.max(count, 1)),
+    );
+    this.positivity = lagrangeTerms(
+      inputs.positivity,
+      lagrange.positivity,
+      lagrange.epochs,
+      (multiplier) => new PositivityLoss({ multiplier }),
+    );
+    this.integrability = lagrangeTerms(
+      inputs.integrability,
+      lagrange.integrability,
+      lagrange.epochs,
+      (multiplier) => new IntegrabilityLoss({ multiplier }),
+    );
+  }
+
+  /** The predictions of every dataset, `(replicas, data)`. */
+  predictions(pdf: tf.Tensor3D): tf.Tensor2D {
+    return tf.tidy(() =>
+      tf.concat(
+        this.datasets.map((layer) => layer.apply(pdf) as tf.Tensor2D),
+        1,
+      ),
+    );
+  }
+
+  /** The losses of one forward pass (see {@link FitLosses}). */
+  losses(pdf: tf.Tensor3D): FitLosses {
+    return tf.tidy(() => {
+      const predictions = this.predictions(pdf);
+      const zeros = tf.zeros<tf.Rank.R1>([this.replicas]);
+      const penalties = (terms: readonly LagrangeTerm[]) =>
+        terms.map((term) => term.penalty.apply(term.observable.apply(pdf)) as tf.Tensor1D);
+      const positivity = penalties(this.positivity);
+      const integrability = penalties(this.integrability);
+      const sum = (terms: tf.Tensor1D[]) =>
+        terms.reduce((total, term) => tf.add(total, term), zeros);
+      const trainingChi2 = this.trainingChi2.apply(predictions) as tf.Tensor1D;
+      const validationChi2 = this.validationChi2.apply(predictions) as tf.Tensor1D;
+      const training = tf.add<tf.Tensor1D>(
+        tf.add(trainingChi2, sum(positivity)),
+        sum(integrability),
+      );
+      return {
+        training,
+        trainingChi2,
+        validation: tf.add<tf.Tensor1D>(validationChi2, sum(positivity)),
+        validationChi2PerPoint: tf.div<tf.Tensor1D>(validationChi2, this.validationCounts),
+        positivity:
+          positivity.length === 0 ? zeros : tf.max<tf.Tensor1D>(tf.stack(positivity, 1), 1),
+        total: tf.sum<tf.Scalar>(training),
+      };
+    });
+  }
+
+  /** Per replica: training, validation and experimental χ² (without penalties), `(replicas)` each. */
+  chi2s(pdf: tf.Tensor3D): {
+    training: tf.Tensor1D;
+    validation: tf.Tensor1D;
+    experimental: tf.Tensor1D;
+  } {
+    return tf.tidy(() => {
+      const predictions = this.predictions(pdf);
+      return {
+        training: this.trainingChi2.apply(predictions) as tf.Tensor1D,
+        validation: this.validationChi2.apply(predictions) as tf.Tensor1D,
+        experimental: this.experimentalChi2.apply(predictions) as tf.Tensor1D,
+      };
+    });
+  }
+
+  /** Grows every multiplier by its schedule's factor (call every 100 epochs), on the device. */
+  updateMultipliers(): void {
+    for (const term of [...this.positivity, ...this.integrability]) {
+      term.penalty.scaleMultiplier(term.schedule.multiplier);
+    }
+  }
+
+  /** Frees the objective's tensors. */
+  dispose(): void {
+    this.validationCounts.dispose();
+    for (const layer of [
+      ...this.datasets,
+      this.trainingChi2,
+      this.validationChi2,
+      this.experimentalChi2,
+      ...[...this.positivity, ...this.integrability].flatMap((term) => [
+        term.observable,
+        term.penalty,
+      ]),
+    ]) {
+      if (layer.built) layer.dispose();
+    }
+  }
+}
