@@ -100,7 +100,9 @@ export function fitCommand(version: string): Command {
           outputFolder: resolve(values.output),
           backend: backend.backend,
           version,
-          report: (message) => terminal.error(`${message}\n`),
+          report: (message) => {
+            terminal.error(`${message}\n`);
+          },
           onProgress: showProgress(terminal),
         });
         terminal.status?.('');

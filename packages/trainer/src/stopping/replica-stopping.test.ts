@@ -94,8 +94,11 @@ describeOnBackends('ReplicaStopping', () => {
     weight.dispose();
   });
 
-  it('should not leak tensors per step', () => {
+  it('should not leak tensors per step, nor once disposed', () => {
     const weight = tf.variable(tf.zeros([4, 3]));
+    const start = tf.memory().numTensors;
+    new ReplicaStopping(settings, [weight]).dispose();
+    expect(tf.memory().numTensors).toBe(start);
     const stopping = new ReplicaStopping(settings, [weight]);
     const losses = {
       training: tf.tensor1d([1, 2, 3, 4]),

@@ -91,7 +91,8 @@ export class ReplicaStopping {
       }
     }
     this.settings = settings;
-    const filled = (value: number) => tf.variable(tf.fill<tf.Rank.R1>([replicas], value), false);
+    const filled = (value: number) =>
+      tf.tidy(() => tf.variable(tf.fill<tf.Rank.R1>([replicas], value), false));
     this.bestValidation = filled(Number.POSITIVE_INFINITY);
     this.bestEpoch = filled(-1);
     this.stopEpoch = filled(-1);
@@ -99,7 +100,8 @@ export class ReplicaStopping {
     this.counting = filled(0);
     this.failed = filled(0);
     this.tracked = weights;
-    this.bestWeights = weights.map((weight) => tf.variable(weight.clone(), false));
+    // Inside tidy: the tensors a variable is made from are freed, the variables are kept.
+    this.bestWeights = tf.tidy(() => weights.map((weight) => tf.variable(weight.clone(), false)));
   }
 
   /**

@@ -1,0 +1,50 @@
+import { fileURLToPath } from 'node:url';
+import { loadRuncard, type Runcard } from '@partonfit/core';
+import { prepareFitInputs, type FitInputs } from '@partonfit/fktables';
+
+/** The embedded closure runcard shipped in `examples/`. */
+export const CLOSURE_RUNCARD = fileURLToPath(
+  new URL('../../../../examples/closure.yml', import.meta.url),
+);
+
+/** Overrides of the closure runcard for a small, fast test fit. */
+export interface SmallFitOptions {
+  readonly datasets?: readonly string[];
+  readonly epochs: number;
+  readonly optimizer?: Runcard['parameters']['optimizer'];
+  /** Level 0: exact toy-PDF data, no replica fluctuations. */
+  readonly level0?: boolean;
+}
+
+/** The closure runcard restricted and shortened for a test. */
+export async function smallClosureRuncard(options: SmallFitOptions): Promise<Runcard> {
+  const { runcard } = await loadRuncard(CLOSURE_RUNCARD);
+  const datasets = options.datasets;
+  return {
+    ...runcard,
+    dataset_inputs: runcard.dataset_inputs.filter(
+      (input) => datasets === undefined || datasets.includes(input.dataset),
+    ),
+    parameters: {
+      ...runcard.parameters,
+      epochs: options.epochs,
+      ...(options.optimizer === undefined ? {} : { optimizer: options.optimizer }),
+    },
+    ...(options.level0 === true
+      ? {
+          genrep: false,
+          closuretest: { fakedata: true, fakepdf: 'toyLH', fakenoise: false, filterseed: 0 },
+        }
+      : {}),
+  };
+}
+
+/** The fit inputs of a runcard derived from the closure runcard, without a cache. */
+export async function closureInputs(
+  runcard: Runcard,
+  replicas: readonly number[],
+): Promise<FitInputs> {
+  return (
+    await prepareFitInputs(runcard, { runcardFile: CLOSURE_RUNCARD, replicas, cacheFolder: null })
+  ).inputs;
+}
