@@ -45,6 +45,9 @@ function describeSummary(summary: FitSummary): string {
     `  replicas passed: ${summary.passed.length} (${formatReplicaSelection(summary.passed) || 'none'}), vetoed: ${summary.vetoed.length}`,
     `  χ²/n per replica against the data: ${Math.min(...chi2).toFixed(3)} – ${Math.max(...chi2).toFixed(3)}`,
     `  χ²/n of the replica average: ${summary.quality.averageChi2PerPoint.toFixed(3)}`,
+    ...Object.entries(summary.quality.datasetChi2PerPoint).map(
+      ([name, chi2]) => `    ${name.padEnd(28)} ${chi2.toFixed(3)}`,
+    ),
   ];
   if (summary.quality.biasVarianceRatio !== undefined) {
     lines.push(`  closure test: bias/variance = ${summary.quality.biasVarianceRatio.toFixed(3)}`);

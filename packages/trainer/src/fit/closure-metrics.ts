@@ -7,6 +7,8 @@ import type { FitObjective } from '../training/fit-objective.js';
 export interface FitQuality {
   /** χ²/n of the replica average's predictions against the central data. */
   readonly averageChi2PerPoint: number;
+  /** Per dataset: χ²/n of the replica average against its central data (its own covariance block). */
+  readonly datasetChi2PerPoint: Readonly<Record<string, number>>;
   /**
    * Closure tests only: bias / variance in data space (NNPDF4.0's estimator), with the
    * experimental covariance: bias = (T̄ − T_true)ᵀ C⁻¹ (T̄ − T_true) and variance =
@@ -34,12 +36,19 @@ export function fitQuality(
   for (let r = 0; r < replicas; r++) {
     for (let n = 0; n < ndata; n++) average[n] += predictions[r * ndata + n] / replicas;
   }
-  const averageChi2PerPoint =
-    quadratic(
-      experimental,
-      average.map((value, n) => centralData[n] - value),
-    )[0] / ndata;
-  if (truth === undefined) return { averageChi2PerPoint, biasVarianceRatio: undefined };
+  const residuals = average.map((value, n) => centralData[n] - value);
+  const averageChi2PerPoint = quadratic(experimental, residuals)[0] / ndata;
+  const datasetChi2PerPoint = Object.fromEntries(
+    inputs.datasets.map((dataset) => {
+      const own = residuals.map((value, n) =>
+        n >= dataset.offset && n < dataset.offset + dataset.ndata ? value : 0,
+      );
+      return [dataset.name, quadratic(experimental, own)[0] / dataset.ndata];
+    }),
+  );
+  if (truth === undefined) {
+    return { averageChi2PerPoint, datasetChi2PerPoint, biasVarianceRatio: undefined };
+  }
   const bias = quadratic(
     experimental,
     average.map((value, n) => value - truth[n]),
@@ -48,7 +57,11 @@ export function fitQuality(
     experimental,
     predictions.map((value, i) => value - average[i % ndata]),
   ).reduce((sum, value) => sum + value, 0);
-  return { averageChi2PerPoint, biasVarianceRatio: bias / (spread / replicas) };
+  return {
+    averageChi2PerPoint,
+    datasetChi2PerPoint,
+    biasVarianceRatio: bias / (spread / replicas),
+  };
 }
 
 /** Every replica's predictions with the current weights, float64 `(replicas, data)`. */
