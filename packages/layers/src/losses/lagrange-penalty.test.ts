@@ -4,6 +4,7 @@ import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import {
   randomArray,
+  saveAndReload,
   tensorGrowth,
   toFloat32,
   values,
@@ -112,16 +113,7 @@ describeOnBackends('LagrangePenalty', () => {
       outputs: [positivity.apply(input), integrability.apply(input)] as tfl.SymbolicTensor[],
     });
     positivity.setMultiplier(7);
-    let artifacts: tf.io.ModelArtifacts | undefined;
-    await model.save(
-      tf.io.withSaveHandler((saved) => {
-        artifacts = saved;
-        return Promise.resolve({
-          modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: 'JSON' },
-        });
-      }),
-    );
-    const reloaded = await tfl.loadLayersModel(tf.io.fromMemory(artifacts!));
+    const reloaded = await saveAndReload(model);
     const reloadedPositivity = reloaded.getLayer('positivity');
     if (!(reloadedPositivity instanceof LagrangePenalty)) {
       throw new Error('the reloaded layer is not a LagrangePenalty');

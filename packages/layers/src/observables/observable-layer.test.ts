@@ -11,8 +11,9 @@ import {
 } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import {
+  layerGradientGrowth,
   randomArray,
-  tensorGrowth,
+  saveAndReload,
   toFloat32,
   values,
   worstError,
@@ -173,16 +174,7 @@ describeOnBackends('ObservableLayer', () => {
       name: 'atlas',
     }).apply(input) as tfl.SymbolicTensor;
     const model = tfl.model({ inputs: input, outputs: output });
-    let artifacts: tf.io.ModelArtifacts | undefined;
-    await model.save(
-      tf.io.withSaveHandler((saved) => {
-        artifacts = saved;
-        return Promise.resolve({
-          modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: 'JSON' },
-        });
-      }),
-    );
-    const reloaded = await tfl.loadLayersModel(tf.io.fromMemory(artifacts!));
+    const reloaded = await saveAndReload(model);
     const pdf = tf.tensor3d(toFloat32(randomArray(REPLICAS * X_POINTS * 14, 9, 0.1, 1)), [
       REPLICAS,
       X_POINTS,
@@ -244,14 +236,7 @@ describeOnBackends('ObservableLayer', () => {
       X_POINTS,
       14,
     ]);
-    const step = () => {
-      tf.tidy(() => {
-        for (const layer of layers) {
-          tf.grad((input: tf.Tensor) => tf.sum(layer.apply(input) as tf.Tensor))(pdf);
-        }
-      });
-    };
-    expect(tensorGrowth(step)).toBe(0);
+    expect(layerGradientGrowth(layers, pdf)).toBe(0);
     pdf.dispose();
     for (const layer of layers) layer.dispose();
   });

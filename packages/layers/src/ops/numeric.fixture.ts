@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import * as tfl from '@tensorflow/tfjs-layers';
 import { SeededRandom } from '@partonfit/core';
 import { expect } from 'vitest';
 
@@ -77,4 +78,30 @@ export function tensorGrowth(step: () => void, times = 100): number {
   const before = tf.memory().numTensors;
   for (let i = 0; i < times; i++) step();
   return tf.memory().numTensors - before;
+}
+
+/** Live tensors left behind by 100 forward and backward passes of each layer on `input`. */
+export function layerGradientGrowth(layers: readonly tfl.layers.Layer[], input: tf.Tensor): number {
+  return tensorGrowth(() => {
+    tf.tidy(() => {
+      for (const layer of layers) {
+        tf.grad((x: tf.Tensor) => tf.sum(layer.apply(x) as tf.Tensor))(input);
+      }
+    });
+  });
+}
+
+/** A model saved to memory (`model.json` + weights) and loaded back. */
+export async function saveAndReload(model: tfl.LayersModel): Promise<tfl.LayersModel> {
+  let saved: tf.io.ModelArtifacts | undefined;
+  await model.save(
+    tf.io.withSaveHandler((artifacts) => {
+      saved = artifacts;
+      return Promise.resolve({
+        modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: 'JSON' },
+      });
+    }),
+  );
+  if (saved === undefined) throw new Error('the model was not saved');
+  return tfl.loadLayersModel(tf.io.fromMemory(saved));
 }

@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
-import * as tfl from '@tensorflow/tfjs-layers';
 import { expect, it } from 'vitest';
 import { asVariable } from '../multi-dense/layer-testing.fixture.js';
-import { tensorGrowth, values } from '../ops/numeric.fixture.js';
+import { saveAndReload, tensorGrowth, values } from '../ops/numeric.fixture.js';
 import { describeOnBackends } from '../testing/backends.fixture.js';
 import { gaussIntegrationGrid, nnpdfIntegrationGrid } from './integration-grid.js';
 import { fitXGrid, pdfInputs, pdfLayers, pdfModel, unnormalisedPdf } from './pdf-model.fixture.js';
@@ -19,16 +18,7 @@ describeOnBackends('a whole multi-replica PDF model', () => {
       const before = model.apply(inputs) as tf.Tensor;
       expect(before.shape).toEqual([3, 30, 14]);
 
-      let saved: tf.io.ModelArtifacts | undefined;
-      await model.save(
-        tf.io.withSaveHandler((artifacts) => {
-          saved = artifacts;
-          return Promise.resolve({
-            modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: 'JSON' },
-          });
-        }),
-      );
-      const reloaded = await tfl.loadLayersModel(tf.io.fromMemory(saved!));
+      const reloaded = await saveAndReload(model);
       const after = reloaded.apply(inputs) as tf.Tensor;
       expect(values(after)).toEqual(values(before));
       expect(reloaded.getWeights().map(values)).toEqual(model.getWeights().map(values));
