@@ -8,13 +8,14 @@ import {
   PartonfitError,
   type BackendRequest,
 } from '@partonfit/core';
+import { CHECKPOINT_EVERY } from '../checkpoint/training-checkpoint.js';
 import { runFit, type FitSummary } from '../fit/run-fit.js';
 import { formatReplicaSelection, parseReplicaSelection } from '../replicas/replica-selection.js';
 import type { TrainingProgress } from '../training/train-replicas.js';
 import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
 import type { Terminal } from './terminal.js';
 
-const USAGE = `partonfit fit <runcard.yml> [--replicas 1-100] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>]`;
+const USAGE = `partonfit fit <runcard.yml> [--replicas 1-100] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>] [--checkpoint-every <epochs>] [--resume]`;
 
 /** Epochs between two plain progress lines when the output is not a terminal. */
 const PLAIN_EVERY = 1000;
@@ -58,7 +59,11 @@ function describeSummary(summary: FitSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `partonfit fit <runcard>`: fits the replicas and writes the fit folder. */
+/**
+ * `partonfit fit <runcard>`: fits the replicas and writes the fit folder, saving a checkpoint
+ * `<output>/<fit>/checkpoint.h5` every `--checkpoint-every` epochs (default 1000); `--resume`
+ * continues a killed fit from it.
+ */
 export function fitCommand(version: string): Command {
   return {
     name: 'fit',
@@ -73,10 +78,19 @@ export function fitCommand(version: string): Command {
           replicas: { type: 'string', default: '1' },
           backend: { type: 'string', default: 'auto' },
           output: { type: 'string', default: '.' },
+          'checkpoint-every': { type: 'string', default: `${CHECKPOINT_EVERY}` },
+          resume: { type: 'boolean', default: false },
         },
       });
       if (positionals.length !== 1) {
         terminal.error(`usage: ${USAGE}\n`);
+        return EXIT_USAGE;
+      }
+      const checkpointEvery = Number(values['checkpoint-every']);
+      if (!/^\d+$/.test(values['checkpoint-every']) || checkpointEvery < 1) {
+        terminal.error(
+          `--checkpoint-every: expected a positive number of epochs, got '${values['checkpoint-every']}'\n`,
+        );
         return EXIT_USAGE;
       }
       if (!(BACKEND_REQUESTS as readonly string[]).includes(values.backend)) {
@@ -107,6 +121,8 @@ export function fitCommand(version: string): Command {
             terminal.error(`${message}\n`);
           },
           onProgress: showProgress(terminal),
+          checkpointEvery,
+          resume: values.resume,
         });
         terminal.status?.('');
         terminal.out(describeSummary(summary));

@@ -3,7 +3,10 @@ import type { Chi2Structure } from '@partonfit/core';
 import { chi2FromStructure, type FitInputs } from '@partonfit/fktables';
 import type { FitObjective } from '../training/fit-objective.js';
 
-/** How well the replicas describe the data and, in a closure test, the truth. */
+/**
+ * How well the replicas describe the data and, in a closure test, the truth — computed over the
+ * replicas that passed (those postfit would keep).
+ */
 export interface FitQuality {
   /** χ²/n of the replica average's predictions against the central data. */
   readonly averageChi2PerPoint: number;

@@ -4,6 +4,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import { TFJS_VERSION, type Runcard } from '@partonfit/core';
 import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
 import { writeFileAtomic } from '@partonfit/io';
+import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
+import { runFingerprint } from '../checkpoint/run-fingerprint.js';
+import { CHECKPOINT_EVERY, checkpointFile } from '../checkpoint/training-checkpoint.js';
 import { Chi2ExpsLog } from '../fit-folder/chi2exps-log.js';
 import { EXPORT_X_GRID } from '../fit-folder/export-x-grid.js';
 import { fitFolderPaths } from '../fit-folder/fit-folder-paths.js';
@@ -38,6 +41,13 @@ export interface FitRequest {
   readonly report?: (message: string) => void;
   /** Called at every read-back of the training. */
   readonly onProgress?: (progress: TrainingProgress) => void;
+  /** Epochs between two checkpoints `<fit>/checkpoint.h5` (default 1000). */
+  readonly checkpointEvery?: number;
+  /**
+   * Continue from `<fit>/checkpoint.h5` instead of starting afresh; the fit folder comes out as
+   * an uninterrupted run's would.
+   */
+  readonly resume?: boolean;
 }
 
 /** The fit-level summary written to `summary.json` and shown at the end. */
@@ -58,6 +68,23 @@ export interface FitSummary {
     readonly training: number;
     readonly msPerStep: number;
   };
+}
+
+/**
+ * The predictions `(replicas, data)` of the replicas that passed (as postfit would keep them),
+ * or of all replicas when none did.
+ */
+function passedPredictions(
+  predictions: Float64Array,
+  ndata: number,
+  rows: readonly number[],
+): Float64Array {
+  if (rows.length === 0) return predictions;
+  const kept = new Float64Array(rows.length * ndata);
+  rows.forEach((row, k) => {
+    kept.set(predictions.subarray(row * ndata, (row + 1) * ndata), k * ndata);
+  });
+  return kept;
 }
 
 /** Each replica's preprocessing exponents, read from the model. */
@@ -113,18 +140,37 @@ async function truthPredictions(request: FitRequest, inputs: FitInputs, result: 
 /**
  * Runs a whole fit: prepares the inputs, trains every replica together, and writes the fit
  * folder — `runcard.yml`, per replica `nnfit/replica_<r>/<fit>.exportgrid`, `<fit>.json` and
- * `chi2exps.log`, and `summary.json` — every file atomically.
+ * `chi2exps.log`, and `summary.json` — every file atomically. While training, the whole state
+ * is saved to `<fit>/checkpoint.h5` every `checkpointEvery` epochs; with `resume` the fit
+ * continues from there.
+ *
+ * @throws InputFileError naming the checkpoint when resuming without one (before any set-up
+ *   work); CheckpointMismatchError when it belongs to another runcard or other replicas
  */
 export async function runFit(request: FitRequest): Promise<FitSummary> {
   const { runcard, runcardFile, replicas, outputFolder } = request;
   const fitName = basename(runcardFile, extname(runcardFile));
+  const paths = fitFolderPaths(outputFolder, fitName, replicas[0] ?? 1);
+  const checkpoint = {
+    file: checkpointFile(paths.fitFolder),
+    every: request.checkpointEvery ?? CHECKPOINT_EVERY,
+  };
+  const resume = request.resume === true;
+  if (resume) {
+    // A missing checkpoint or another fit's is refused before the set-up work.
+    const saved = await readCheckpoint(checkpoint.file, runFingerprint(runcard, replicas));
+    request.report?.(`resuming from ${checkpoint.file} at epoch ${saved.epoch}`);
+  }
   const { inputs, seconds: setup } = await prepareFitInputs(runcard, {
     runcardFile,
     replicas,
     ...(request.report === undefined ? {} : { report: request.report }),
   });
   request.report?.(`fitting ${inputs.ndata} data points with ${replicas.length} replica(s)`);
+  await mkdir(paths.fitFolder, { recursive: true });
   const result = await trainReplicas(runcard, inputs, {
+    checkpoint,
+    resume,
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
   });
   const exportValues = await pdfValues(result, EXPORT_X_GRID);
@@ -133,8 +179,6 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
   const preprocessing = await preprocessingRecords(runcard, result);
   const predictions = await replicaPredictions(result.objective, result.model.forward());
   const truth = await truthPredictions(request, inputs, result);
-  const paths = fitFolderPaths(outputFolder, fitName, replicas[0] ?? 1);
-  await mkdir(paths.fitFolder, { recursive: true });
   await copyFile(runcardFile, paths.runcard);
   const { stopping, chi2PerPoint } = result;
   const exportSize = EXPORT_X_GRID.length * 14;
@@ -180,16 +224,19 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
       });
     }
   }
+  const passedRows = replicas.flatMap((_, r) =>
+    stopping.bestEpoch[r] >= 0 && stopping.failed[r] === 0 ? [r] : [],
+  );
   const summary: FitSummary = {
     fit: fitName,
     folder: paths.fitFolder,
     replicas,
     backend: request.backend,
     epochsRun: result.epochsRun,
-    passed: replicas.filter((_, r) => stopping.bestEpoch[r] >= 0 && stopping.failed[r] === 0),
+    passed: passedRows.map((r) => replicas[r]),
     vetoed: replicas.filter((_, r) => stopping.bestEpoch[r] < 0 || stopping.failed[r] !== 0),
     experimentalChi2: Array.from(chi2PerPoint.experimental),
-    quality: fitQuality(inputs, predictions, truth),
+    quality: fitQuality(inputs, passedPredictions(predictions, inputs.ndata, passedRows), truth),
     seconds: {
       setup,
       training: result.seconds,

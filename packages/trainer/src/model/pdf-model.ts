@@ -58,6 +58,22 @@ function asVariable(weight: tfl.LayerVariable): tf.Variable {
   return value;
 }
 
+/** A model weight under a name that is the same in every run and process. */
+export interface NamedWeight {
+  /** `network/<weight>` or `preprocessing/<weight>`, e.g. `network/kernel_0`, `preprocessing/alpha_g`. */
+  readonly name: string;
+  /** The weight, replicas on the first axis. */
+  readonly variable: tf.Variable;
+}
+
+/** A layer's weights named `<group>/<weight>` (tfjs numbers the layers' own names per process). */
+function namedLayerWeights(group: string, layer: tfl.layers.Layer): NamedWeight[] {
+  return layer.weights.map((weight) => ({
+    name: `${group}/${weight.originalName.split('/').at(-1) ?? weight.originalName}`,
+    variable: asVariable(weight),
+  }));
+}
+
 /** Point inputs of the PDF: network features and x, for given x values plus the integration grid. */
 interface PointInputs {
   readonly features: tf.Tensor2D;
@@ -166,6 +182,18 @@ export class ReplicaPdfModel {
   /** Every weight of the model (trainable or not), for snapshots and checkpoints. */
   weights(): tf.Variable[] {
     return [...this.network.weights, ...this.preprocessing.weights].map(asVariable);
+  }
+
+  /**
+   * Every weight of the model, in the order of {@link ReplicaPdfModel.weights}, with a stable
+   * name (see {@link NamedWeight}), for checkpoints: tfjs's own variable names carry per-process
+   * layer counters and differ between two models of the same runcard.
+   */
+  namedWeights(): NamedWeight[] {
+    return [
+      ...namedLayerWeights('network', this.network),
+      ...namedLayerWeights('preprocessing', this.preprocessing),
+    ];
   }
 
   /** Frees the model's tensors. */

@@ -1,5 +1,6 @@
 export {
   ReplicaStopping,
+  type ReplicaStoppingState,
   type StepLosses,
   type StoppingSettings,
   type StoppingSnapshot,

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@partonfit/core';
+import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
 /** The settings of early stopping (upstream n3fit's `Stopping`). */
@@ -39,6 +39,37 @@ export interface StoppingSnapshot {
   /** 1 where a replica's training loss became NaN. */
   readonly failed: Uint8Array;
 }
+
+/**
+ * The whole stopping state on the device, for a checkpoint: every tensor float32, the per-replica
+ * ones `(replicas)`, the best weights each of its model weight's shape `(replicas, …)`.
+ */
+export interface ReplicaStoppingState {
+  /** Each replica's best validation loss (Infinity until it has one). */
+  readonly bestValidation: tf.Tensor1D;
+  /** Each replica's best epoch, −1 while it has none. */
+  readonly bestEpoch: tf.Tensor1D;
+  /** The epoch at which each replica stopped, −1 while it still can improve. */
+  readonly stopEpoch: tf.Tensor1D;
+  /** Epochs since each replica's best epoch (patience used up). */
+  readonly waiting: tf.Tensor1D;
+  /** 1 once a replica has had a best epoch (it counts epochs without improvement from then). */
+  readonly counting: tf.Tensor1D;
+  /** 1 where a replica's training loss became NaN. */
+  readonly failed: tf.Tensor1D;
+  /** The snapshot of the best weights, one per tracked weight in the order given at construction. */
+  readonly bestWeights: readonly tf.Tensor[];
+}
+
+/** The per-replica entries of {@link ReplicaStoppingState}, in a fixed order. */
+const PER_REPLICA = [
+  'bestValidation',
+  'bestEpoch',
+  'stopEpoch',
+  'waiting',
+  'counting',
+  'failed',
+] as const;
 
 /**
  * Early stopping for all replicas at once, kept on the device: per replica the best validation
@@ -189,6 +220,60 @@ export class ReplicaStopping {
         const mask = spreadReplicaMask(hasBestColumn, weight.shape);
         weight.assign(tf.where(mask, this.bestWeights[i], weight));
       });
+    });
+  }
+
+  /**
+   * A copy of the whole state, for a checkpoint: cheap clones (shared data) that the caller
+   * disposes. No value is read back.
+   */
+  state(): ReplicaStoppingState {
+    return {
+      bestValidation: tf.clone(this.bestValidation),
+      bestEpoch: tf.clone(this.bestEpoch),
+      stopEpoch: tf.clone(this.stopEpoch),
+      waiting: tf.clone(this.waiting),
+      counting: tf.clone(this.counting),
+      failed: tf.clone(this.failed),
+      bestWeights: this.bestWeights.map((weight) => tf.clone(weight)),
+    };
+  }
+
+  /**
+   * Continues from a state taken with {@link ReplicaStopping.state} (the tensors are copied; the
+   * caller keeps ownership of `state`). Everything is checked before anything is assigned.
+   *
+   * @throws InvalidArgumentError for a disposed or non-float32 tensor or a wrong number of best
+   *   weights; ShapeError for a tensor that does not fit this stopping's replicas or weights
+   */
+  restore(state: ReplicaStoppingState): void {
+    const { replicas } = this.settings;
+    const check = (tensor: tf.Tensor, quantity: string, expected: readonly number[]) => {
+      if (tensor.isDisposed || tensor.dtype !== 'float32') {
+        throw new InvalidArgumentError({
+          argument: quantity,
+          problem: tensor.isDisposed
+            ? 'the tensor has been disposed'
+            : `expected a float32 tensor, got ${tensor.dtype}`,
+        });
+      }
+      if (!tf.util.arraysEqual(tensor.shape, [...expected])) {
+        throw new ShapeError({ quantity, expected, actual: tensor.shape });
+      }
+    };
+    for (const key of PER_REPLICA) check(state[key], `state.${key}`, [replicas]);
+    if (state.bestWeights.length !== this.tracked.length) {
+      throw new InvalidArgumentError({
+        argument: 'state.bestWeights',
+        problem: `expected one tensor per tracked weight (${this.tracked.length}), got ${state.bestWeights.length}`,
+      });
+    }
+    state.bestWeights.forEach((weight, i) => {
+      check(weight, `state.bestWeights[${i}] (${this.tracked[i].name})`, this.tracked[i].shape);
+    });
+    for (const key of PER_REPLICA) this[key].assign(state[key]);
+    this.bestWeights.forEach((weight, i) => {
+      weight.assign(state.bestWeights[i]);
     });
   }
 

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { InvalidArgumentError } from '@partonfit/core';
 import type { FitInputs, LagrangeDataset } from '@partonfit/fktables';
 import {
   Chi2Loss,
@@ -11,6 +12,7 @@ import { lagrangeSchedule, type LagrangeSchedule } from '../lagrange/lagrange-sc
 
 /** One positivity or integrability set: its observable, its penalty and the multiplier's schedule. */
 interface LagrangeTerm {
+  /** `positivity/<set>` or `integrability/<set>`. */
   readonly name: string;
   readonly observable: ObservableLayer;
   readonly penalty: LagrangePenalty;
@@ -47,6 +49,7 @@ export interface LagrangeOptions {
 }
 
 function lagrangeTerms(
+  kind: 'positivity' | 'integrability',
   sets: readonly LagrangeDataset[],
   settings: LagrangeOptions['positivity'],
   epochs: number,
@@ -55,7 +58,7 @@ function lagrangeTerms(
   return sets.map((set) => {
     const schedule = lagrangeSchedule({ ...settings, maxLambda: set.maxLambda, epochs });
     return {
-      name: set.name,
+      name: `${kind}/${set.name}`,
       observable: new ObservableLayer({ observable: set.observable }),
       penalty: makePenalty(schedule.initial),
       schedule,
@@ -95,12 +98,14 @@ export class FitObjective {
       Array.from(inputs.validationCounts, (count) => Math.max(count, 1)),
     );
     this.positivity = lagrangeTerms(
+      'positivity',
       inputs.positivity,
       lagrange.positivity,
       lagrange.epochs,
       (multiplier) => new PositivityLoss({ multiplier }),
     );
     this.integrability = lagrangeTerms(
+      'integrability',
       inputs.integrability,
       lagrange.integrability,
       lagrange.epochs,
@@ -167,6 +172,70 @@ export class FitObjective {
   updateMultipliers(): void {
     for (const term of [...this.positivity, ...this.integrability]) {
       term.penalty.scaleMultiplier(term.schedule.multiplier);
+    }
+  }
+
+  /**
+   * The current multiplier λ of every positivity and integrability set, by name
+   * (`positivity/<set>`, `integrability/<set>`), in one read-back from the device (a host sync:
+   * for checkpoints at a read-back, not every step). Sets whose penalty has not run yet report
+   * their initial λ.
+   */
+  async multipliers(): Promise<Map<string, number>> {
+    const terms = [...this.positivity, ...this.integrability];
+    if (terms.length === 0) return new Map();
+    const all = tf.tidy(() =>
+      tf.concat(
+        terms.map((term) =>
+          term.penalty.built
+            ? (term.penalty.getWeights()[0] as tf.Tensor1D)
+            : tf.tensor1d([term.penalty.initialMultiplier]),
+        ),
+      ),
+    );
+    try {
+      const values = await all.data();
+      return new Map(terms.map((term, i) => [term.name, values[i]]));
+    } finally {
+      all.dispose();
+    }
+  }
+
+  /**
+   * Sets the multiplier λ of every positivity and integrability set, e.g. from a checkpoint
+   * taken with {@link FitObjective.multipliers} (float32 values come back exactly).
+   *
+   * @param values - λ by name (`positivity/<set>`, `integrability/<set>`), one for every set
+   * @throws InvalidArgumentError when a set is missing or unknown, or a value is not finite
+   */
+  setMultipliers(values: ReadonlyMap<string, number>): void {
+    const terms = [...this.positivity, ...this.integrability];
+    const names = terms.map((term) => term.name);
+    const unknown = [...values.keys()].filter((name) => !names.includes(name));
+    const missing = names.filter((name) => !values.has(name));
+    if (unknown.length > 0 || missing.length > 0) {
+      const listed = (label: string, list: string[]) =>
+        list.length === 0 ? '' : `; ${label} [${list.join(', ')}]`;
+      throw new InvalidArgumentError({
+        argument: 'multipliers',
+        problem: `expected the sets [${names.join(', ')}]${listed('missing', missing)}${listed('unknown', unknown)}`,
+      });
+    }
+    const bad = [...values].find(([, value]) => !Number.isFinite(value));
+    if (bad !== undefined) {
+      throw new InvalidArgumentError({
+        argument: `multipliers.${bad[0]}`,
+        problem: `expected a finite number, got ${bad[1]}`,
+      });
+    }
+    for (const term of terms) {
+      // λ exists once the penalty has run: run it once on zeros (it has no other state).
+      if (!term.penalty.built) {
+        tf.tidy(() => {
+          term.penalty.apply(tf.zeros([this.replicas, 1]));
+        });
+      }
+      term.penalty.setMultiplier(values.get(term.name) ?? term.penalty.initialMultiplier);
     }
   }
 

@@ -76,6 +76,7 @@ describeOnBackends('trainReplicas', () => {
       datasets: ['CLOSURE_F2P'],
       epochs: 1500,
       level0: true,
+      optimizer: { optimizer_name: 'Nadam', learning_rate: 2.621e-3, clipnorm: 6.073e-6 },
     });
     // Without positivity the validation loss is the validation χ², which the history logs.
     const runcard = { ...level0, positivity: { posdatasets: [] } };

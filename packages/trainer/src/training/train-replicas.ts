@@ -1,12 +1,33 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { Runcard } from '@partonfit/core';
+import { InvalidArgumentError, type Runcard } from '@partonfit/core';
 import type { FitInputs } from '@partonfit/fktables';
 import { gaussIntegrationGrid, type IntegrationGrid } from '@partonfit/layers';
+import { readCheckpoint, writeCheckpoint } from '../checkpoint/checkpoint-file.js';
+import { runFingerprint } from '../checkpoint/run-fingerprint.js';
+import { CHECKPOINT_EVERY, type TrainingHistoryEntry } from '../checkpoint/training-checkpoint.js';
+import {
+  captureCheckpoint,
+  restoreCheckpoint,
+  type TrainingLoopState,
+  type TrainingParts,
+} from '../checkpoint/training-state.js';
 import { LAGRANGE_UPDATE_EVERY } from '../lagrange/lagrange-schedule.js';
 import { ReplicaPdfModel } from '../model/pdf-model.js';
 import { createReplicaOptimizer } from '../optimizers/replica-optimizer.js';
 import { ReplicaStopping, type StoppingSnapshot } from '../stopping/replica-stopping.js';
 import { FitObjective } from './fit-objective.js';
+
+/** Where and how often {@link trainReplicas} writes its checkpoint. */
+export interface CheckpointOptions {
+  /** The checkpoint file, e.g. `<output>/<fit>/checkpoint.h5`; its folder must exist. */
+  readonly file: string;
+  /**
+   * Epochs between two checkpoints (default {@link CHECKPOINT_EVERY}, 1000). A checkpoint is
+   * written at the first read-back at or after each multiple, so it costs no extra host sync,
+   * and at the last read-back, so that finished training is never redone.
+   */
+  readonly every?: number;
+}
 
 /** Options of {@link trainReplicas}. */
 export interface TrainingOptions {
@@ -14,8 +35,16 @@ export interface TrainingOptions {
   readonly logEvery?: number;
   /** The sum rules' integration grid (default 100-point Gauss–Legendre, see the layers' docs). */
   readonly integrationGrid?: IntegrationGrid;
-  /** Called after every read-back, e.g. for a progress display. */
+  /** Called after every read-back (and after the checkpoint it writes), e.g. for a progress display. */
   readonly onProgress?: (progress: TrainingProgress) => void;
+  /** Write checkpoints to continue a killed fit from. */
+  readonly checkpoint?: CheckpointOptions;
+  /**
+   * Continue from `checkpoint.file` (which must exist and belong to this runcard and these
+   * replicas) instead of starting afresh: the result is the same, bit for bit on the same
+   * backend, as that of an uninterrupted run.
+   */
+  readonly resume?: boolean;
 }
 
 /** What the fit looks like at a read-back. */
@@ -51,9 +80,198 @@ export interface TrainingResult {
     experimental: Float64Array;
   };
   /** Each `log_every` epochs: the epoch and every replica's training and validation χ²/n. */
-  readonly history: readonly { epoch: number; training: Float32Array; validation: Float32Array }[];
-  /** Wall time of the training loop, in seconds. */
+  readonly history: readonly TrainingHistoryEntry[];
+  /** Wall time of the training loop, in seconds (of all runs, when resumed from a checkpoint). */
   readonly seconds: number;
+}
+
+/** The positive integer `value` of option `argument`, or its default. */
+function positiveInteger(value: number | undefined, fallback: number, argument: string): number {
+  const chosen = value ?? fallback;
+  if (!Number.isInteger(chosen) || chosen < 1) {
+    throw new InvalidArgumentError({
+      argument,
+      problem: `expected a positive integer, got ${chosen}`,
+    });
+  }
+  return chosen;
+}
+
+/**
+ * The model, objective, optimiser and stopping of a fit, freshly initialised from the runcard
+ * (the state a checkpoint restores into). The caller disposes them.
+ *
+ * @param runcard - network, optimiser, stopping and Lagrange settings
+ * @param inputs - the fit inputs (replicas, x-grid, datasets)
+ * @param integration - the sum rules' integration grid
+ */
+export function buildTrainingParts(
+  runcard: Runcard,
+  inputs: FitInputs,
+  integration: IntegrationGrid,
+): TrainingParts {
+  const { parameters } = runcard;
+  const model = new ReplicaPdfModel(runcard, inputs.replicas, inputs.xGrid, integration);
+  const objective = new FitObjective(inputs, {
+    epochs: parameters.epochs,
+    positivity: parameters.positivity,
+    integrability: parameters.integrability,
+  });
+  const optimizer = createReplicaOptimizer({
+    name: parameters.optimizer.optimizer_name,
+    learningRate: parameters.optimizer.learning_rate,
+    clipnorm: parameters.optimizer.clipnorm,
+  });
+  const stopping = new ReplicaStopping(
+    {
+      replicas: inputs.replicas.length,
+      patience: Math.trunc(parameters.epochs * parameters.stopping_patience),
+      thresholdChi2: parameters.threshold_chi2,
+      delta: parameters.stopping_delta,
+      positivityThreshold: parameters.positivity.threshold,
+    },
+    model.weights(),
+  );
+  return { model, objective, optimizer, stopping };
+}
+
+function perPoint(chi2: tf.Tensor1D, counts: Int32Array): tf.Tensor1D {
+  return tf.div(chi2, tf.tensor1d(Array.from(counts, (count) => Math.max(count, 1))));
+}
+
+/** Where the training loop stands: epochs done, history, stopping state, time. */
+interface LoopResult {
+  readonly epochsRun: number;
+  readonly snapshot: StoppingSnapshot;
+  readonly history: TrainingHistoryEntry[];
+  readonly seconds: number;
+}
+
+/** How the loop runs: read-backs, checkpoints, progress, and when it started. */
+interface LoopSettings {
+  readonly logEvery: number;
+  readonly checkpoint: { readonly file: string; readonly every: number } | undefined;
+  readonly onProgress: TrainingOptions['onProgress'];
+  /** `performance.now()` at the start of this run. */
+  readonly start: number;
+}
+
+/**
+ * The training loop from epoch `loop.epoch` to the end (all epochs done or every replica
+ * stopped), with read-backs every `logEvery` epochs and checkpoints at read-backs.
+ */
+async function runEpochs(
+  parts: TrainingParts,
+  runcard: Runcard,
+  inputs: FitInputs,
+  settings: LoopSettings,
+  loop: TrainingLoopState,
+): Promise<LoopResult> {
+  const { model, objective, optimizer, stopping } = parts;
+  const { logEvery, checkpoint, onProgress } = settings;
+  const epochs = runcard.parameters.epochs;
+  const every = checkpoint?.every ?? CHECKPOINT_EVERY;
+  const fingerprint = runFingerprint(runcard, inputs.replicas);
+  const seconds = () => loop.seconds + (performance.now() - settings.start) / 1000;
+  const variables = model.trainableVariables();
+  const replicas = inputs.replicas.length;
+  const history = [...loop.history];
+  let nextCheckpoint = (Math.floor(loop.epoch / every) + 1) * every;
+  let epochsRun = loop.epoch;
+  let snapshot = await stopping.snapshot();
+  let last: tf.Tensor2D | undefined;
+  try {
+    for (let epoch = loop.epoch; epoch < epochs && !ReplicaStopping.allStopped(snapshot); epoch++) {
+      tf.tidy(() => {
+        let losses: ReturnType<FitObjective['losses']> | undefined;
+        const { grads } = tf.variableGrads(() => {
+          losses = objective.losses(model.forward());
+          tf.keep(losses.training);
+          tf.keep(losses.trainingChi2);
+          tf.keep(losses.validation);
+          tf.keep(losses.validationChi2PerPoint);
+          tf.keep(losses.positivity);
+          return losses.total;
+        }, variables);
+        if (losses === undefined) return;
+        // The losses belong to the weights before this step's update: snapshot those.
+        stopping.update(epoch, losses);
+        optimizer.applyGradients(
+          variables,
+          variables.map((variable) => grads[variable.name]),
+          { active: stopping.activeReplicas() },
+        );
+        model.preprocessing.clipToRanges();
+        last?.dispose();
+        last = tf.keep(
+          tf.stack([
+            perPoint(losses.trainingChi2, inputs.trainingCounts),
+            losses.validationChi2PerPoint,
+          ]) as tf.Tensor2D,
+        );
+        tf.dispose([
+          losses.training,
+          losses.trainingChi2,
+          losses.validation,
+          losses.validationChi2PerPoint,
+          losses.positivity,
+        ]);
+      });
+      epochsRun = epoch + 1;
+      if (epochsRun % LAGRANGE_UPDATE_EVERY === 0) objective.updateMultipliers();
+      if (epochsRun % logEvery !== 0 && epochsRun !== epochs) continue;
+      snapshot = await stopping.snapshot();
+      const values =
+        last === undefined ? new Float32Array(0) : Float32Array.from(await last.data());
+      const training = values.slice(0, replicas);
+      const validation = values.slice(replicas, 2 * replicas);
+      history.push({ epoch: epochsRun, training, validation });
+      const finished = epochsRun === epochs || ReplicaStopping.allStopped(snapshot);
+      if (checkpoint !== undefined && (epochsRun >= nextCheckpoint || finished)) {
+        const state = { epoch: epochsRun, seconds: seconds(), history };
+        await writeCheckpoint(checkpoint.file, await captureCheckpoint(parts, fingerprint, state));
+        nextCheckpoint = (Math.floor(epochsRun / every) + 1) * every;
+      }
+      onProgress?.({
+        epoch: epochsRun,
+        epochs,
+        training: snapshot.stopEpoch.filter((stop) => stop < 0).length,
+        trainingChi2PerPoint: training,
+        validationChi2PerPoint: validation,
+        stopping: snapshot,
+      });
+    }
+  } finally {
+    last?.dispose();
+  }
+  return { epochsRun, snapshot, history, seconds: seconds() };
+}
+
+/** χ² per point of each replica with the model's current weights. */
+async function replicaChi2(
+  parts: TrainingParts,
+  inputs: FitInputs,
+): Promise<TrainingResult['chi2PerPoint']> {
+  const chi2 = tf.tidy(() => {
+    const { training, validation, experimental } = parts.objective.chi2s(parts.model.forward());
+    return [
+      perPoint(training, inputs.trainingCounts),
+      perPoint(validation, inputs.validationCounts),
+      tf.div(experimental, inputs.ndata),
+    ];
+  });
+  try {
+    const [training, validation, experimental] = await Promise.all(
+      chi2.map((tensor) => tensor.data()),
+    );
+    return {
+      training: Float64Array.from(training),
+      validation: Float64Array.from(validation),
+      experimental: Float64Array.from(experimental),
+    };
+  } finally {
+    tf.dispose(chi2);
+  }
 }
 
 /**
@@ -64,6 +282,16 @@ export interface TrainingResult {
  * exponents, and updates the stopping state — all on the device, under `tf.tidy`. Losses and
  * stopping are read back every `logEvery` steps; multipliers grow every 100 epochs. At the end
  * each replica's best weights are restored.
+ *
+ * With `checkpoint`, the whole state (a `TrainingCheckpoint`) is written atomically to
+ * `checkpoint.file` every `checkpoint.every` epochs and when the training ends, at read-backs;
+ * with `resume` as well, the fit continues from that file and ends exactly (bit for bit on the
+ * same backend) as an uninterrupted run would.
+ *
+ * @throws InvalidArgumentError for a `logEvery` or `checkpoint.every` that is not a positive
+ *   integer, or `resume` without `checkpoint`
+ * @throws InputFileError naming the checkpoint file when resuming from a missing or malformed
+ *   one; CheckpointMismatchError when it belongs to another runcard or other replicas
  */
 export async function trainReplicas(
   runcard: Runcard,
@@ -71,124 +299,51 @@ export async function trainReplicas(
   options: TrainingOptions = {},
 ): Promise<TrainingResult> {
   const start = performance.now();
-  const { parameters } = runcard;
-  const epochs = parameters.epochs;
-  const logEvery = options.logEvery ?? 100;
-  const integration = options.integrationGrid ?? gaussIntegrationGrid(100);
-  const model = new ReplicaPdfModel(runcard, inputs.replicas, inputs.xGrid, integration);
-  const objective = new FitObjective(inputs, {
-    epochs,
-    positivity: parameters.positivity,
-    integrability: parameters.integrability,
-  });
-  const variables = model.trainableVariables();
-  const optimizer = createReplicaOptimizer({
-    name: parameters.optimizer.optimizer_name,
-    learningRate: parameters.optimizer.learning_rate,
-    clipnorm: parameters.optimizer.clipnorm,
-  });
-  const stopping = new ReplicaStopping(
-    {
-      replicas: inputs.replicas.length,
-      patience: Math.trunc(epochs * parameters.stopping_patience),
-      thresholdChi2: parameters.threshold_chi2,
-      delta: parameters.stopping_delta,
-      positivityThreshold: parameters.positivity.threshold,
-    },
-    model.weights(),
-  );
-  const perPoint = (chi2: tf.Tensor1D, counts: Int32Array) =>
-    tf.div(chi2, tf.tensor1d(Array.from(counts, (count) => Math.max(count, 1))));
-
-  const history: { epoch: number; training: Float32Array; validation: Float32Array }[] = [];
-  let last: tf.Tensor2D | undefined;
-  let epochsRun = 0;
-  let snapshot = await stopping.snapshot();
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    tf.tidy(() => {
-      let losses: ReturnType<FitObjective['losses']> | undefined;
-      const { grads } = tf.variableGrads(() => {
-        losses = objective.losses(model.forward());
-        tf.keep(losses.training);
-        tf.keep(losses.trainingChi2);
-        tf.keep(losses.validation);
-        tf.keep(losses.validationChi2PerPoint);
-        tf.keep(losses.positivity);
-        return losses.total;
-      }, variables);
-      if (losses === undefined) return;
-      // The losses belong to the weights before this step's update: snapshot those.
-      stopping.update(epoch, losses);
-      optimizer.applyGradients(
-        variables,
-        variables.map((variable) => grads[variable.name]),
-        { active: stopping.activeReplicas() },
-      );
-      model.preprocessing.clipToRanges();
-      last?.dispose();
-      last = tf.keep(
-        tf.stack([
-          perPoint(losses.trainingChi2, inputs.trainingCounts),
-          losses.validationChi2PerPoint,
-        ]) as tf.Tensor2D,
-      );
-      tf.dispose([
-        losses.training,
-        losses.trainingChi2,
-        losses.validation,
-        losses.validationChi2PerPoint,
-        losses.positivity,
-      ]);
+  const { checkpoint } = options;
+  if (options.resume === true && checkpoint === undefined) {
+    throw new InvalidArgumentError({
+      argument: 'resume',
+      problem: 'resuming needs the checkpoint file (the checkpoint option)',
     });
-    epochsRun = epoch + 1;
-    if (epochsRun % LAGRANGE_UPDATE_EVERY === 0) objective.updateMultipliers();
-    if (epochsRun % logEvery === 0 || epochsRun === epochs) {
-      snapshot = await stopping.snapshot();
-      const values =
-        last === undefined ? new Float32Array(0) : Float32Array.from(await last.data());
-      const replicas = inputs.replicas.length;
-      const training = values.slice(0, replicas);
-      const validation = values.slice(replicas, 2 * replicas);
-      history.push({ epoch: epochsRun, training, validation });
-      options.onProgress?.({
-        epoch: epochsRun,
-        epochs,
-        training: snapshot.stopEpoch.filter((stop) => stop < 0).length,
-        trainingChi2PerPoint: training,
-        validationChi2PerPoint: validation,
-        stopping: snapshot,
-      });
-      if (ReplicaStopping.allStopped(snapshot)) break;
-    }
   }
-  last?.dispose();
-  stopping.restoreBestWeights();
-  stopping.dispose();
-  optimizer.dispose();
-
-  const chi2 = tf.tidy(() => {
-    const { training, validation, experimental } = objective.chi2s(model.forward());
-    return [
-      perPoint(training, inputs.trainingCounts),
-      perPoint(validation, inputs.validationCounts),
-      tf.div(experimental, inputs.ndata),
-    ];
-  });
-  const [training, validation, experimental] = await Promise.all(
-    chi2.map((tensor) => tensor.data()),
-  );
-  tf.dispose(chi2);
-  return {
-    model,
-    objective,
-    epochsRun,
-    stopping: snapshot,
-    chi2PerPoint: {
-      training: Float64Array.from(training),
-      validation: Float64Array.from(validation),
-      experimental: Float64Array.from(experimental),
-    },
-    history,
-    seconds: (performance.now() - start) / 1000,
+  const settings: LoopSettings = {
+    logEvery: positiveInteger(options.logEvery, 100, 'logEvery'),
+    checkpoint:
+      checkpoint === undefined
+        ? undefined
+        : {
+            file: checkpoint.file,
+            every: positiveInteger(checkpoint.every, CHECKPOINT_EVERY, 'checkpoint.every'),
+          },
+    onProgress: options.onProgress,
+    start,
   };
+  const integration = options.integrationGrid ?? gaussIntegrationGrid(100);
+  const parts = buildTrainingParts(runcard, inputs, integration);
+  try {
+    let resumed: TrainingLoopState = { epoch: 0, seconds: 0, history: [] };
+    if (options.resume === true && checkpoint !== undefined) {
+      const saved = await readCheckpoint(checkpoint.file, runFingerprint(runcard, inputs.replicas));
+      restoreCheckpoint(checkpoint.file, saved, parts);
+      resumed = { epoch: saved.epoch, seconds: saved.seconds, history: saved.history };
+    }
+    const loop = await runEpochs(parts, runcard, inputs, settings, resumed);
+    parts.stopping.restoreBestWeights();
+    return {
+      model: parts.model,
+      objective: parts.objective,
+      epochsRun: loop.epochsRun,
+      stopping: loop.snapshot,
+      chi2PerPoint: await replicaChi2(parts, inputs),
+      history: loop.history,
+      seconds: loop.seconds,
+    };
+  } catch (error) {
+    parts.objective.dispose();
+    parts.model.dispose();
+    throw error;
+  } finally {
+    parts.stopping.dispose();
+    parts.optimizer.dispose();
+  }
 }

@@ -1,0 +1,1 @@
+export { ReplicaPdfModel, replicaModelSeeds, type ReplicaModelSeeds } from './pdf-model.js';
