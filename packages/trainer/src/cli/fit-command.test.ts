@@ -38,7 +38,7 @@ describe('partonfit fit', () => {
       'fit',
       runcard,
       '--replicas',
-      '1-2',
+      '1-4',
       '--backend',
       'cpu',
       '--output',
@@ -46,18 +46,18 @@ describe('partonfit fit', () => {
     );
     expect(result.error).not.toContain('partonfit fit:');
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/fit short: 2 replica\(s\) on cpu, 40 epochs/);
+    expect(result.out).toMatch(/fit short: 4 replica\(s\) on cpu, 40 epochs/);
     expect(result.out).toMatch(/closure test: bias\/variance = \d/);
     const summary = JSON.parse(await readFile(join(together, 'short', 'summary.json'), 'utf8')) as {
       replicas: number[];
     };
-    expect(summary.replicas).toEqual([1, 2]);
-    const grids = [await exportGrid(together, 1), await exportGrid(together, 2)];
+    expect(summary.replicas).toEqual([1, 2, 3, 4]);
+    const grids = await Promise.all([1, 2, 3, 4].map((replica) => exportGrid(together, replica)));
     expect(grids[0].labels[6]).toBe('GLUON');
     expect(grids[0].pdfgrid).toHaveLength(196);
     expect(grids[1].replica).toBe(2);
     expect(grids[0].q20).toBeCloseTo(2, 12);
-    for (const replica of [1, 2]) {
+    for (const replica of [1, 2, 3, 4]) {
       const alone = join(folder, `alone-${replica}`);
       const single = await run(
         'fit',
@@ -77,6 +77,22 @@ describe('partonfit fit', () => {
         });
       });
     }
+  });
+
+  it('should write identical exportgrids when the same command runs twice', async () => {
+    const { folder, runcard } = await shortRuncard();
+    const texts = [];
+    for (const output of ['first', 'second']) {
+      const result = await run('fit', runcard, '--replicas', '2', '--output', join(folder, output));
+      expect(result.code).toBe(0);
+      texts.push(
+        await readFile(
+          join(folder, output, 'short', 'nnfit', 'replica_2', 'short.exportgrid'),
+          'utf8',
+        ),
+      );
+    }
+    expect(texts[1]).toBe(texts[0]);
   });
 
   it('should report runcard and argument errors before any work', async () => {
