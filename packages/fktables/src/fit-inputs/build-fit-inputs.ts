@@ -105,6 +105,12 @@ export async function buildFitInputs(
     ...(t0 === undefined ? {} : { t0Predictions: t0.predictions }),
     weights: runcard.dataset_inputs.map((input) => input.weight),
   });
+  // Replicas are sampled from the (t0) covariance without the dataset weights, as upstream's
+  // sampling covariance; the weights only enter the χ² the fit minimises.
+  const weighted = runcard.dataset_inputs.some((input) => input.weight !== 1);
+  const samplingBlocks = weighted
+    ? covarianceBlocks(commonData, t0 === undefined ? {} : { t0Predictions: t0.predictions })
+    : blocks;
 
   let offset = 0;
   const fitDatasets: FitDataset[] = datasets.map((dataset) => {
@@ -133,7 +139,7 @@ export async function buildFitInputs(
   const pseudodata = pseudodataForReplicas(
     {
       central: centralData,
-      blocks: factorCovarianceBlocks(blocks),
+      blocks: factorCovarianceBlocks(samplingBlocks),
       mcseed: runcard.mcseed,
       positive,
     },

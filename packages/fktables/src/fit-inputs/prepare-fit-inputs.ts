@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { PartonfitError, type Runcard } from '@partonfit/core';
+import type { Runcard } from '@partonfit/core';
 import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
 import { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
 import type { FitInputs } from './fit-inputs.js';
@@ -76,8 +76,12 @@ function fingerprints(files: readonly string[]): [string, number, number][] {
 
 /** The cache key: a hash of the settings, resolved paths and replicas. */
 function cacheKey(runcard: Runcard, runcardFile: string, replicas: readonly number[]): string {
-  const { theories, commondata, lhapdf, theoryId } = inputPaths(runcard, runcardFile);
-  const paths = { theories, commondata, lhapdf, theoryId };
+  // The runcard's folder: relative bundle, fktables and commondata paths are resolved from it.
+  const { runcardFolder, theories, commondata, lhapdf, theoryId } = inputPaths(
+    runcard,
+    runcardFile,
+  );
+  const paths = { runcardFolder, theories, commondata, lhapdf, theoryId };
   const text = JSON.stringify([CACHE_FORMAT, inputSettings(runcard), paths, replicas]);
   return createHash('sha256').update(text).digest('hex').slice(0, 24);
 }
@@ -108,9 +112,9 @@ async function readCache(file: string): Promise<FitInputs | undefined> {
     const inputs = unpackTree(attributes.skeleton, arrays) as FitInputs;
     const current = JSON.stringify(fingerprints(inputs.sources));
     return attributes.fingerprints === current ? inputs : undefined;
-  } catch (error) {
-    if (PartonfitError.isInstance(error)) return undefined;
-    throw error;
+  } catch {
+    // Unreadable, corrupt or of another layout: build the inputs again.
+    return undefined;
   }
 }
 

@@ -10,7 +10,10 @@ import type { FitObjective } from '../training/fit-objective.js';
 export interface FitQuality {
   /** χ²/n of the replica average's predictions against the central data. */
   readonly averageChi2PerPoint: number;
-  /** Per dataset: χ²/n of the replica average against its central data (its own covariance block). */
+  /**
+   * Per dataset: the dataset's part of the χ² of the replica average, rᵀ(C⁻¹)_dd r / n_d — its
+   * χ²/n when the dataset is a covariance block of its own (no systematic shared with another).
+   */
   readonly datasetChi2PerPoint: Readonly<Record<string, number>>;
   /**
    * Closure tests only: bias / variance in data space (NNPDF4.0's estimator), with the
@@ -63,7 +66,8 @@ export function fitQuality(
   return {
     averageChi2PerPoint,
     datasetChi2PerPoint,
-    biasVarianceRatio: bias / (spread / replicas),
+    // One replica has no spread: no ratio.
+    biasVarianceRatio: replicas > 1 ? bias / (spread / replicas) : undefined,
   };
 }
 

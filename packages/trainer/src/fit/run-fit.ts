@@ -7,7 +7,7 @@ import { writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
 import { runFingerprint } from '../checkpoint/run-fingerprint.js';
 import { CHECKPOINT_EVERY, checkpointFile } from '../checkpoint/training-checkpoint.js';
-import { Chi2ExpsLog } from '../fit-folder/chi2exps-log.js';
+import { chi2ExpsLogText } from '../fit-folder/chi2exps-log.js';
 import { EXPORT_X_GRID } from '../fit-folder/export-x-grid.js';
 import { fitFolderPaths } from '../fit-folder/fit-folder-paths.js';
 import {
@@ -177,7 +177,9 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
   const qualityX = Float64Array.from([...ARC_LENGTH_X_GRID, ...INTEGRABILITY_X_GRID]);
   const qualityValues = await pdfValues(result, qualityX);
   const preprocessing = await preprocessingRecords(runcard, result);
-  const predictions = await replicaPredictions(result.objective, result.model.forward());
+  const fitted = result.model.forward();
+  const predictions = await replicaPredictions(result.objective, fitted);
+  fitted.dispose();
   const truth = await truthPredictions(request, inputs, result);
   await copyFile(runcardFile, paths.runcard);
   const { stopping, chi2PerPoint } = result;
@@ -215,14 +217,20 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
         },
       },
     });
-    const log = new Chi2ExpsLog(fitFolderPaths(outputFolder, fitName, replica).chi2ExpsLog);
-    for (const entry of result.history) {
-      await log.append(entry.epoch, {
-        trainingLoss: entry.training[r],
-        validationLoss: entry.validation[r],
-        validationChi2s: { total: entry.validation[r] },
-      });
-    }
+    const entries = new Map(
+      result.history.map((entry) => [
+        entry.epoch,
+        {
+          trainingLoss: entry.training[r],
+          validationLoss: entry.validation[r],
+          validationChi2s: { total: entry.validation[r] },
+        },
+      ]),
+    );
+    await writeFileAtomic(
+      fitFolderPaths(outputFolder, fitName, replica).chi2ExpsLog,
+      chi2ExpsLogText(entries),
+    );
   }
   const passedRows = replicas.flatMap((_, r) =>
     stopping.bestEpoch[r] >= 0 && stopping.failed[r] === 0 ? [r] : [],

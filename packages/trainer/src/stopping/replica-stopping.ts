@@ -136,8 +136,9 @@ export class ReplicaStopping {
   }
 
   /**
-   * Takes one step's losses into account (call after the step's update, with the losses of
-   * the forward pass of that step). Runs entirely on the device.
+   * Takes one step's losses into account: call it before the optimiser's update, with the
+   * losses of that step's forward pass, so the weights it snapshots are the ones those losses
+   * belong to. Runs entirely on the device.
    *
    * @param epoch - the epoch (step) number, 0-based
    */

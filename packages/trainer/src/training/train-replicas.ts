@@ -180,6 +180,10 @@ async function runEpochs(
   let epochsRun = loop.epoch;
   let snapshot = await stopping.snapshot();
   let last: tf.Tensor2D | undefined;
+  // Uploaded once: each replica's number of training points, to log χ²/n.
+  const trainingCounts = tf.tensor1d(
+    Array.from(inputs.trainingCounts, (count) => Math.max(count, 1)),
+  );
   try {
     for (let epoch = loop.epoch; epoch < epochs && !ReplicaStopping.allStopped(snapshot); epoch++) {
       tf.tidy(() => {
@@ -194,28 +198,31 @@ async function runEpochs(
           return losses.total;
         }, variables);
         if (losses === undefined) return;
-        // The losses belong to the weights before this step's update: snapshot those.
-        stopping.update(epoch, losses);
-        optimizer.applyGradients(
-          variables,
-          variables.map((variable) => grads[variable.name]),
-          { active: stopping.activeReplicas() },
-        );
-        model.preprocessing.clipToRanges();
-        last?.dispose();
-        last = tf.keep(
-          tf.stack([
-            perPoint(losses.trainingChi2, inputs.trainingCounts),
-            losses.validationChi2PerPoint,
-          ]) as tf.Tensor2D,
-        );
-        tf.dispose([
-          losses.training,
-          losses.trainingChi2,
-          losses.validation,
-          losses.validationChi2PerPoint,
-          losses.positivity,
-        ]);
+        const kept = losses;
+        try {
+          // The losses belong to the weights before this step's update: snapshot those.
+          stopping.update(epoch, kept);
+          optimizer.applyGradients(
+            variables,
+            variables.map((variable) => grads[variable.name]),
+            { active: stopping.activeReplicas() },
+          );
+          model.preprocessing.clipToRanges();
+          if ((epoch + 1) % logEvery === 0 || epoch + 1 === epochs) {
+            last?.dispose();
+            last = tf.keep(
+              tf.stack([tf.div(kept.trainingChi2, trainingCounts), kept.validationChi2PerPoint]),
+            ) as tf.Tensor2D;
+          }
+        } finally {
+          tf.dispose([
+            kept.training,
+            kept.trainingChi2,
+            kept.validation,
+            kept.validationChi2PerPoint,
+            kept.positivity,
+          ]);
+        }
       });
       epochsRun = epoch + 1;
       if (epochsRun % LAGRANGE_UPDATE_EVERY === 0) objective.updateMultipliers();
@@ -243,6 +250,7 @@ async function runEpochs(
     }
   } finally {
     last?.dispose();
+    trainingCounts.dispose();
   }
   return { epochsRun, snapshot, history, seconds: seconds() };
 }
