@@ -3,7 +3,11 @@ import { InputFileError, PartonfitError } from '@partonfit/core';
 import type { NamedWeight, ReplicaPdfModel } from '../model/pdf-model.js';
 import type { ReplicaOptimizerState } from '../optimizers/optimizer-state.js';
 import type { ReplicaOptimizer } from '../optimizers/replica-optimizer.js';
-import type { ReplicaStopping, ReplicaStoppingState } from '../stopping/replica-stopping.js';
+import {
+  STOPPING_STATE_KEYS,
+  type ReplicaStopping,
+  type ReplicaStoppingState,
+} from '../stopping/replica-stopping.js';
 import type { FitObjective } from '../training/fit-objective.js';
 import type { RunFingerprint } from './run-fingerprint.js';
 import type {
@@ -32,16 +36,6 @@ export interface TrainingLoopState {
   /** The read-backs so far. */
   readonly history: readonly TrainingHistoryEntry[];
 }
-
-/** The per-replica stopping arrays, in {@link ReplicaStoppingState}'s and the checkpoint's names. */
-const STOPPING_KEYS = [
-  'bestValidation',
-  'bestEpoch',
-  'stopEpoch',
-  'waiting',
-  'counting',
-  'failed',
-] as const;
 
 async function arrayOf(tensor: tf.Tensor): Promise<CheckpointArray> {
   return { shape: [...tensor.shape], data: Float32Array.from(await tensor.data()) };
@@ -90,13 +84,13 @@ export async function captureCheckpoint(
           async ([slot, tensors]) => [slot, await arraysByName(trainable, tensors)] as const,
         ),
       ),
-      Promise.all(STOPPING_KEYS.map(async (key) => (await arrayOf(stoppingState[key])).data)),
+      Promise.all(STOPPING_STATE_KEYS.map(async (key) => (await arrayOf(stoppingState[key])).data)),
       arraysByName(names, stoppingState.bestWeights),
       parts.objective.multipliers(),
     ]);
     const stopping = Object.fromEntries(
-      STOPPING_KEYS.map((key, i) => [key, perReplica[i]]),
-    ) as Record<(typeof STOPPING_KEYS)[number], Float32Array>;
+      STOPPING_STATE_KEYS.map((key, i) => [key, perReplica[i]]),
+    ) as Record<(typeof STOPPING_STATE_KEYS)[number], Float32Array>;
     return {
       fingerprint,
       epoch: loop.epoch,
@@ -117,7 +111,10 @@ export async function captureCheckpoint(
     };
   } finally {
     tf.dispose(Object.values(optimizerState.slots).flat());
-    tf.dispose([...STOPPING_KEYS.map((key) => stoppingState[key]), ...stoppingState.bestWeights]);
+    tf.dispose([
+      ...STOPPING_STATE_KEYS.map((key) => stoppingState[key]),
+      ...stoppingState.bestWeights,
+    ]);
   }
 }
 
@@ -254,6 +251,9 @@ export function restoreCheckpoint(
     });
   } finally {
     tf.dispose(Object.values(optimizerState.slots).flat());
-    tf.dispose([...STOPPING_KEYS.map((key) => stoppingState[key]), ...stoppingState.bestWeights]);
+    tf.dispose([
+      ...STOPPING_STATE_KEYS.map((key) => stoppingState[key]),
+      ...stoppingState.bestWeights,
+    ]);
   }
 }

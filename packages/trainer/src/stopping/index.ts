@@ -1,5 +1,6 @@
 export {
   ReplicaStopping,
+  STOPPING_STATE_KEYS,
   type ReplicaStoppingState,
   type StepLosses,
   type StoppingSettings,

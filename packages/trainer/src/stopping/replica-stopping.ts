@@ -62,7 +62,7 @@ export interface ReplicaStoppingState {
 }
 
 /** The per-replica entries of {@link ReplicaStoppingState}, in a fixed order. */
-const PER_REPLICA = [
+export const STOPPING_STATE_KEYS = [
   'bestValidation',
   'bestEpoch',
   'stopEpoch',
@@ -262,7 +262,7 @@ export class ReplicaStopping {
         throw new ShapeError({ quantity, expected, actual: tensor.shape });
       }
     };
-    for (const key of PER_REPLICA) check(state[key], `state.${key}`, [replicas]);
+    for (const key of STOPPING_STATE_KEYS) check(state[key], `state.${key}`, [replicas]);
     if (state.bestWeights.length !== this.tracked.length) {
       throw new InvalidArgumentError({
         argument: 'state.bestWeights',
@@ -272,7 +272,7 @@ export class ReplicaStopping {
     state.bestWeights.forEach((weight, i) => {
       check(weight, `state.bestWeights[${i}] (${this.tracked[i].name})`, this.tracked[i].shape);
     });
-    for (const key of PER_REPLICA) this[key].assign(state[key]);
+    for (const key of STOPPING_STATE_KEYS) this[key].assign(state[key]);
     this.bestWeights.forEach((weight, i) => {
       weight.assign(state.bestWeights[i]);
     });
