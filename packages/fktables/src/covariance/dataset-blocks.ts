@@ -1,14 +1,11 @@
 import { isSpecialType, type CommonData, type Uncertainty } from '../commondata/index.js';
+import type { DataBlock } from '../pseudodata/covariance-blocks.js';
 
 /**
  * A contiguous stretch of the data axis (the datasets concatenated in order) whose covariance
  * is independent of the rest: no special systematic links it to another block.
  */
-export interface DatasetBlock {
-  /** First data point of the block. */
-  readonly offset: number;
-  /** Number of data points in the block. */
-  readonly size: number;
+export interface DatasetBlock extends DataBlock {
   /** The indices (into the dataset list) of the datasets the block covers, ascending. */
   readonly datasets: readonly number[];
 }

@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { InputFileError, InvalidArgumentError } from '@partonfit/core';
-import { writeFileAtomic } from '@partonfit/io';
+import { InputFileError } from '@partonfit/core';
 
 /** One logged epoch of a replica's `chi2exps.log`. */
 export interface Chi2ExpsEntry {
@@ -129,78 +127,4 @@ export function parseChi2ExpsLog(text: string, file: string): Map<number, Chi2Ex
     });
   }
   return new Map([...entries].sort(([a], [b]) => a - b));
-}
-
-/**
- * A replica's `chi2exps.log`, written incrementally: each {@link Chi2ExpsLog.append} adds an
- * epoch's entry and rewrites the whole file atomically (write then rename), so the file on disk
- * is always a complete, valid log. Appends are serialised in call order.
- */
-export class Chi2ExpsLog {
-  /** The log file. */
-  readonly file: string;
-  private readonly logged: Map<number, Chi2ExpsEntry>;
-  private pending: Promise<void> = Promise.resolve();
-
-  /**
-   * Starts an empty log; the file is (over)written at the first append.
-   *
-   * @param file - the path of `chi2exps.log`; its folder must exist when appending
-   * @param entries - entries to start from, by epoch
-   */
-  constructor(file: string, entries: ReadonlyMap<number, Chi2ExpsEntry> = new Map()) {
-    this.file = file;
-    this.logged = new Map(entries);
-  }
-
-  /**
-   * Continues the log of a fit resumed from a checkpoint: reads the file if it exists and keeps
-   * the entries up to and including `lastEpoch` (later ones were logged after the checkpoint and
-   * will be logged again). A missing file gives an empty log.
-   *
-   * @param file - the path of `chi2exps.log`
-   * @param lastEpoch - the epoch of the checkpoint
-   * @throws InputFileError when the existing file is not a valid log
-   */
-  static async resume(file: string, lastEpoch: number): Promise<Chi2ExpsLog> {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Chi2ExpsLog(file);
-      throw new InputFileError({ file, problem: 'cannot be read', cause: error });
-    }
-    const kept = [...parseChi2ExpsLog(text, file)].filter(([epoch]) => epoch <= lastEpoch);
-    return new Chi2ExpsLog(file, new Map(kept));
-  }
-
-  /** The entries logged so far, by epoch in increasing order. */
-  get entries(): ReadonlyMap<number, Chi2ExpsEntry> {
-    return this.logged;
-  }
-
-  /**
-   * Adds an epoch's entry and rewrites the file atomically.
-   *
-   * @param epoch - the number of epochs done (positive, above every epoch logged so far)
-   * @param entry - the losses of that epoch
-   * @throws InvalidArgumentError for an epoch that is not a positive integer above the last
-   */
-  append(epoch: number, entry: Chi2ExpsEntry): Promise<void> {
-    const last = Math.max(0, ...this.logged.keys());
-    if (!Number.isInteger(epoch) || epoch <= last) {
-      return Promise.reject(
-        new InvalidArgumentError({
-          argument: 'epoch',
-          problem: `expected an integer above the last logged epoch ${last}, got ${epoch}`,
-        }),
-      );
-    }
-    this.logged.set(epoch, entry);
-    const text = chi2ExpsLogText(this.logged);
-    // each write holds the whole log, so a failed earlier write does not block this one
-    const write = this.pending.catch(() => undefined).then(() => writeFileAtomic(this.file, text));
-    this.pending = write;
-    return write;
-  }
 }

@@ -3,12 +3,7 @@ export {
   activeFlavourNumber,
   type HeavyQuarkSettings,
 } from './active-flavours.js';
-export {
-  Chi2ExpsLog,
-  chi2ExpsLogText,
-  parseChi2ExpsLog,
-  type Chi2ExpsEntry,
-} from './chi2exps-log.js';
+export { chi2ExpsLogText, parseChi2ExpsLog, type Chi2ExpsEntry } from './chi2exps-log.js';
 export { EXPORT_X_GRID, EXPORT_X_GRID_SIZE } from './export-x-grid.js';
 export {
   EXPORT_GRID_LABELS,
