@@ -71,6 +71,8 @@ function lagrangeTerms(
  * of every dataset (concatenated along the data axis, `(replicas, data)`) and, read off those
  * same predictions, the training χ², the validation χ² and the experimental χ²; the positivity
  * and integrability penalties from their own observables. No second model runs for validation.
+ * When no replica has a validation point (every `frac` is 1), the validation χ² is the
+ * training χ², as upstream: stopping then watches the training loss.
  */
 export class FitObjective {
   private readonly datasets: readonly ObservableLayer[];
@@ -78,6 +80,11 @@ export class FitObjective {
   private readonly validationChi2: Chi2Loss;
   private readonly experimentalChi2: Chi2Loss;
   private readonly validationCounts: tf.Tensor1D;
+  /**
+   * Each replica's number of validation points (or modes), `(replicas)`: the training counts
+   * when no replica has a validation point, since the validation χ² is then the training χ².
+   */
+  readonly validationPoints: Int32Array;
   private readonly positivity: readonly LagrangeTerm[];
   private readonly integrability: readonly LagrangeTerm[];
   private readonly replicas: number;
@@ -88,14 +95,19 @@ export class FitObjective {
       (dataset) => new ObservableLayer({ observable: dataset.observable }),
     );
     this.trainingChi2 = new Chi2Loss({ structure: inputs.training, data: inputs.pseudodata });
-    this.validationChi2 = new Chi2Loss({ structure: inputs.validation, data: inputs.pseudodata });
+    const withoutValidation = inputs.validationCounts.every((count) => count === 0);
+    this.validationChi2 = new Chi2Loss({
+      structure: withoutValidation ? inputs.training : inputs.validation,
+      data: inputs.pseudodata,
+    });
     this.experimentalChi2 = new Chi2Loss({
       structure: inputs.experimental,
       data: Float32Array.from(inputs.centralData),
       dataReplicas: 1,
     });
+    this.validationPoints = withoutValidation ? inputs.trainingCounts : inputs.validationCounts;
     this.validationCounts = tf.tensor1d(
-      Array.from(inputs.validationCounts, (count) => Math.max(count, 1)),
+      Array.from(this.validationPoints, (count) => Math.max(count, 1)),
     );
     this.positivity = lagrangeTerms(
       'positivity',

@@ -94,6 +94,30 @@ describeOnBackends('trainReplicas', () => {
     dispose(result);
   });
 
+  it('should stop on the training χ² when every point is fitted (frac 1, no validation)', async () => {
+    const level0 = await smallClosureRuncard({
+      datasets: ['CLOSURE_F2P', 'CLOSURE_XG'],
+      epochs: 300,
+      level0: true,
+    });
+    const runcard = {
+      ...level0,
+      dataset_inputs: level0.dataset_inputs.map((input) => ({ ...input, frac: 1 })),
+      positivity: { posdatasets: [] },
+    };
+    const inputs = await closureInputs(runcard, [1, 2]);
+    expect(Array.from(inputs.validationCounts)).toEqual([0, 0]);
+    const result = await trainReplicas(runcard, inputs);
+    for (const entry of result.history) expect(entry.validation).toEqual(entry.training);
+    expect(Array.from(result.chi2PerPoint.validation)).toEqual(
+      Array.from(result.chi2PerPoint.training),
+    );
+    // A validation χ² of 0 would have made the first epoch the best one, and stopped the fit.
+    expect(result.stopping.bestEpoch[0]).toBeGreaterThan(250);
+    expect(result.chi2PerPoint.training[0]).toBeLessThan(result.history[0].training[0] / 10);
+    dispose(result);
+  });
+
   it('should leave no tensors behind', async () => {
     const runcard = await smallClosureRuncard({ datasets: DATASETS, epochs: 20 });
     const inputs = await closureInputs(runcard, [1, 2]);

@@ -264,7 +264,7 @@ async function replicaChi2(
     const { training, validation, experimental } = parts.objective.chi2s(parts.model.forward());
     return [
       perPoint(training, inputs.trainingCounts),
-      perPoint(validation, inputs.validationCounts),
+      perPoint(validation, parts.objective.validationPoints),
       tf.div(experimental, inputs.ndata),
     ];
   });
