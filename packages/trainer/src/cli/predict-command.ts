@@ -1,10 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  BACKEND_REQUESTS,
+  initBackend,
   loadRuncard,
   parseDatasetInput,
   PartonfitError,
   RuncardError,
+  type BackendRequest,
   type Matrix,
 } from '@partonfit/core';
 import {
@@ -21,6 +24,9 @@ import {
   type Observable,
 } from '@partonfit/fktables';
 import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
+import { fitBackendRequest } from '../export/fit-backend.js';
+import { predictFitReplicas } from '../export/fit-predictions.js';
+import { isFitFolder, loadFitReplicas } from '../export/fit-replicas.js';
 import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
 
 /** What is predicted, and the data to compare with when there are any. */
@@ -30,8 +36,62 @@ interface Target {
   readonly data?: { readonly central: Float64Array; readonly covariance: Matrix };
 }
 
-const USAGE =
-  'partonfit predict --pdf <LHAPDF set folder> [--member N] (--fktable <file> | --bundle <file.npz> | --dataset <name or {dataset: …}> [--runcard <file>]) [--json]';
+const USAGE = `partonfit predict --pdf <LHAPDF set folder | fit folder> [--member N] (--fktable <file> | --bundle <file.npz> | --dataset <name or {dataset: …}> [--runcard <file>]) [--backend ${BACKEND_REQUESTS.join('|')}] [--json]`;
+
+/** The predictions of a PDF for an observable, at the FK tables' Q0. */
+interface Evaluation {
+  readonly q0: number;
+  /** `(data)`: the member's, or for a fit's member 0 the mean over its replicas. */
+  readonly predictions: Float64Array;
+  /** A fit's members evaluated (all for member 0), each `(data)`. */
+  readonly members?: readonly { readonly member: number; readonly predictions: Float64Array }[];
+}
+
+/** A PDF to predict with: a member of an LHAPDF set, or of a fit's replicas. */
+interface PdfSource {
+  /** How the output names it, e.g. `NNPDF40_nnlo_as_01180 member 0`. */
+  readonly label: string;
+  /** The set's or fit's name. */
+  readonly name: string;
+  /** For a fit: where its replicas come from. */
+  readonly replicas?: { readonly source: string; readonly members: readonly number[] };
+  readonly evaluate: (observable: Observable) => Promise<Evaluation>;
+}
+
+async function lhapdfSource(folder: string, member: number): Promise<PdfSource> {
+  const set = await loadLhapdfSet(folder);
+  const grid = await loadLhapdfMember(set, member);
+  return {
+    label: `${set.name} member ${member}`,
+    name: set.name,
+    evaluate: (observable) => {
+      const q0 = observable.operands[0][0].q0;
+      const predictions = predictObservable(observable, (xGrid) =>
+        evolutionBasisXf(grid, xGrid, q0),
+      );
+      return Promise.resolve({ q0, predictions });
+    },
+  };
+}
+
+async function fitSource(
+  folder: string,
+  member: number,
+  backend: string | undefined,
+): Promise<PdfSource> {
+  await initBackend((backend as BackendRequest | undefined) ?? (await fitBackendRequest(folder)));
+  const set = await loadFitReplicas(folder);
+  const members = set.members.map((entry) => entry.member);
+  return {
+    label: `fit ${set.fit} (${set.source}, ${members.length} replica${members.length === 1 ? '' : 's'}) member ${member}${member === 0 ? ' (mean of the replicas)' : ''}`,
+    name: set.fit,
+    replicas: { source: set.source, members },
+    evaluate: async (observable) => ({
+      q0: set.q0,
+      ...(await predictFitReplicas(set, observable, member)),
+    }),
+  };
+}
 
 /** The data paths for `--dataset`: a runcard's, or the current folder with none set. */
 async function datasetPaths(runcardFile: string | undefined) {
@@ -112,12 +172,16 @@ function formatTable(predictions: Float64Array, central: Float64Array | undefine
 }
 
 /**
- * `partonfit predict`: predictions of an LHAPDF set member for an FK table, an npz bundle or a
- * runcard dataset, and their χ² against the data (experimental covariance) where there are data.
+ * `partonfit predict`: predictions of a PDF for an FK table, an npz bundle or a runcard dataset,
+ * and their χ² against the data (experimental covariance) where there are data. The PDF is a
+ * member of an LHAPDF set (interpolated at Q0), or of a fit folder's replicas (`postfit/` if
+ * present, else `nnfit/`) rebuilt from their `weights.h5` and evaluated exactly at the tables'
+ * x-grids, member 0 being the mean of the replicas' predictions (with `--json`, each replica's
+ * predictions too). A fit is evaluated on `--backend`, by default the one that trained it.
  */
 export const predictCommand: Command = {
   name: 'predict',
-  summary: 'predictions and χ² of an LHAPDF set against an FK table, bundle or dataset',
+  summary: 'predictions and χ² of an LHAPDF set or a fit against an FK table, bundle or dataset',
   usage: USAGE,
   run: async (args, terminal) => {
     const { values } = parseArgs({
@@ -130,6 +194,7 @@ export const predictCommand: Command = {
         bundle: { type: 'string' },
         dataset: { type: 'string' },
         runcard: { type: 'string' },
+        backend: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     });
@@ -142,15 +207,22 @@ export const predictCommand: Command = {
       );
       return EXIT_USAGE;
     }
+    if (
+      values.backend !== undefined &&
+      !(BACKEND_REQUESTS as readonly string[]).includes(values.backend)
+    ) {
+      terminal.error(
+        `--backend: expected one of ${BACKEND_REQUESTS.join(', ')}, got '${values.backend}'\n`,
+      );
+      return EXIT_USAGE;
+    }
     try {
       const member = memberOf(values.member);
-      const set = await loadLhapdfSet(values.pdf);
-      const grid = await loadLhapdfMember(set, member);
+      const pdf = (await isFitFolder(values.pdf))
+        ? await fitSource(values.pdf, member, values.backend)
+        : await lhapdfSource(values.pdf, member);
       const target = await targetOf(values);
-      const q0 = target.observable.operands[0][0].q0;
-      const predictions = predictObservable(target.observable, (xGrid) =>
-        evolutionBasisXf(grid, xGrid, q0),
-      );
+      const { q0, predictions, members } = await pdf.evaluate(target.observable);
       const ndata = predictions.length;
       const chi2Value =
         target.data === undefined
@@ -159,12 +231,21 @@ export const predictCommand: Command = {
       if (values.json) {
         terminal.out(
           `${JSON.stringify({
-            pdf: set.name,
+            pdf: pdf.name,
             member,
+            ...(pdf.replicas === undefined ? {} : { replicas: pdf.replicas }),
             target: target.label,
             q0,
             ndata,
             predictions: Array.from(predictions),
+            ...(members === undefined
+              ? {}
+              : {
+                  replicaPredictions: members.map((entry) => ({
+                    member: entry.member,
+                    predictions: Array.from(entry.predictions),
+                  })),
+                }),
             ...(target.data === undefined ? {} : { data: Array.from(target.data.central) }),
             ...(chi2Value === undefined
               ? {}
@@ -174,7 +255,7 @@ export const predictCommand: Command = {
         return 0;
       }
       const lines = [
-        `${target.label}: ${ndata} point${ndata === 1 ? '' : 's'}, ${set.name} member ${member} at Q0 = ${q0} GeV`,
+        `${target.label}: ${ndata} point${ndata === 1 ? '' : 's'}, ${pdf.label} at Q0 = ${q0} GeV`,
         formatTable(predictions, target.data?.central),
       ];
       if (chi2Value !== undefined) {

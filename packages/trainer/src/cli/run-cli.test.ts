@@ -62,9 +62,9 @@ describe('partonfit command line', () => {
       code: 2,
       error: "partonfit: unknown command 'fitt'; see `partonfit --help`\n",
     });
-    expect(await run('export', 'fit')).toMatchObject({
+    expect(await run('bench')).toMatchObject({
       code: 2,
-      error: 'partonfit export: not available in partonfit 0.1.0 yet; see `partonfit --help`\n',
+      error: 'partonfit bench: not available in partonfit 0.1.0 yet; see `partonfit --help`\n',
     });
   });
 

@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { backendCommand } from './backend-command.js';
 import { checkCommand } from './check-command.js';
+import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
+import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
 import { EXIT_USAGE, type Command, type PlannedCommand } from './commands.js';
 import type { Terminal } from './terminal.js';
@@ -9,16 +11,13 @@ import type { Terminal } from './terminal.js';
 const COMMANDS: readonly Command[] = [
   checkCommand,
   fitCommand(version()),
+  exportCommand,
+  postfitCommand,
   predictCommand,
   backendCommand,
 ];
 
 const PLANNED: readonly PlannedCommand[] = [
-  {
-    name: 'export',
-    summary: "re-create a fit's exportgrids and JSON summaries from saved weights",
-  },
-  { name: 'postfit', summary: 'select replicas and write the final set' },
   { name: 'bench', summary: 'measure training speed on an NNPDF4.0-sized workload' },
 ];
 

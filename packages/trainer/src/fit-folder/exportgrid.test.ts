@@ -169,6 +169,14 @@ describe('exportGridText', () => {
 });
 
 describe('formatExportGrid', () => {
+  it('should write replica 0 (postfit’s average) but no negative replica number', () => {
+    const grid = { q20: 2, xGrid: Float64Array.of(0.5), pdfGrid: new Float64Array(FLAVOURS) };
+    expect(formatExportGrid({ ...grid, replica: 0 })).toContain('\nreplica: 0\n');
+    expect(() => formatExportGrid({ ...grid, replica: -1 })).toThrow(
+      'expected a replica number (0 for the replica average, fitted replicas from 1), got -1',
+    );
+  });
+
   it('should wrap flow sequences after 80 columns with two-space continuation lines', () => {
     const text = formatExportGrid({
       replica: 2,

@@ -44,7 +44,7 @@ function flowSequence(prefix: string, items: readonly string[]): string {
 
 /** What an exportgrid holds, already in the flavour (LHA) basis. */
 export interface ExportGridContents {
-  /** The replica number (upstream counts from 1). */
+  /** The replica number (upstream counts from 1; postfit's replica average is 0). */
   readonly replica: number;
   /** Q0² in GeV². */
   readonly q20: number;
@@ -83,7 +83,7 @@ function checkFinite(values: ArrayLike<number>, quantity: string, columns: numbe
  * a newline.
  *
  * @throws ShapeError when `pdfGrid` is not (x, 14) for the given x grid
- * @throws InvalidArgumentError for a replica number that is not a positive integer, a
+ * @throws InvalidArgumentError for a replica number that is not a non-negative integer, a
  *   non-positive Q0², or a non-finite value (named by x index and flavour)
  */
 export function formatExportGrid(contents: ExportGridContents): string {
@@ -97,10 +97,10 @@ export function formatExportGrid(contents: ExportGridContents): string {
       axes: '(x, flavour)',
     });
   }
-  if (!Number.isInteger(replica) || replica < 1) {
+  if (!Number.isInteger(replica) || replica < 0) {
     throw new InvalidArgumentError({
       argument: 'replica',
-      problem: `expected a positive integer (replicas count from 1), got ${replica}`,
+      problem: `expected a replica number (0 for the replica average, fitted replicas from 1), got ${replica}`,
     });
   }
   if (!(Number.isFinite(q20) && q20 > 0)) {
@@ -193,6 +193,12 @@ export function evolutionToExportFlavours(
  */
 export function exportGridText(options: ExportGridOptions): string {
   const { replica, q0, xfEvolution, heavyQuarks = {} } = options;
+  if (!Number.isInteger(replica) || replica < 1) {
+    throw new InvalidArgumentError({
+      argument: 'replica',
+      problem: `expected a positive integer (replicas count from 1), got ${replica}`,
+    });
+  }
   if (xfEvolution.length !== EXPORT_X_GRID.length * EVOLUTION_BASIS_SIZE) {
     throw new ShapeError({
       quantity: 'xfEvolution',

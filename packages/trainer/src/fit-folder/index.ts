@@ -13,6 +13,7 @@ export {
   type ExportGridContents,
   type ExportGridOptions,
 } from './exportgrid.js';
+export { parseExportGrid, readExportGrid } from './exportgrid-reader.js';
 export { fitFolderPaths, type FitFolderPaths } from './fit-folder-paths.js';
 export {
   ARC_LENGTH_FLAVOURS,
@@ -26,7 +27,9 @@ export {
   type EvolutionPdf,
 } from './fit-quality.js';
 export { pythonFloatRepr, yamlFloat } from './python-float.js';
+export { listReplicaFolders } from './replica-folders.js';
 export {
+  preprocessingJson,
   replicaJson,
   type FitTiming,
   type PositivityState,

@@ -77,6 +77,21 @@ function checkLength(values: ArrayLike<number>, quantity: string, size: number):
 }
 
 /**
+ * The `preprocessing` entry of a replica's `<fit>.json`: per fitted flavour
+ * `{ fl, smallx, largex, trainable }`, as upstream writes it.
+ */
+export function preprocessingJson(
+  records: readonly PreprocessingRecord[],
+): { fl: string; smallx: number; largex: number; trainable: boolean }[] {
+  return records.map(({ flavour, smallX, largeX, trainable }) => ({
+    fl: flavour,
+    smallx: smallX,
+    largex: largeX,
+    trainable,
+  }));
+}
+
+/**
  * The text of one replica's `<fit>.json`, with upstream n3fit's keys in upstream's order
  * (`jsonfit` in `n3fit/src/n3fit/io/writer.py`) plus `backend`:
  *
@@ -96,12 +111,7 @@ function checkLength(values: ArrayLike<number>, quantity: string, size: number):
  */
 export function replicaJson(summary: ReplicaSummary): string {
   const document = {
-    preprocessing: summary.preprocessing.map(({ flavour, smallX, largeX, trainable }) => ({
-      fl: flavour,
-      smallx: smallX,
-      largex: largeX,
-      trainable,
-    })),
+    preprocessing: preprocessingJson(summary.preprocessing),
     stop_epoch: checkEpoch(summary.stopEpoch, 'stopEpoch'),
     best_epoch: checkEpoch(summary.bestEpoch, 'bestEpoch'),
     erf_tr: summary.trainingChi2,

@@ -7,16 +7,11 @@ import { writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
 import { runFingerprint } from '../checkpoint/run-fingerprint.js';
 import { CHECKPOINT_EVERY, checkpointFile } from '../checkpoint/training-checkpoint.js';
+import { sliceReplicas } from '../export/extract-replica.js';
+import { replicaPdfRecords } from '../export/replica-records.js';
+import { writeReplicaWeights } from '../export/replica-weights-file.js';
 import { chi2ExpsLogText } from '../fit-folder/chi2exps-log.js';
-import { EXPORT_X_GRID } from '../fit-folder/export-x-grid.js';
 import { fitFolderPaths } from '../fit-folder/fit-folder-paths.js';
-import {
-  arcLengthsFromValues,
-  ARC_LENGTH_X_GRID,
-  integrabilityNumbersFromValues,
-  INTEGRABILITY_X_GRID,
-} from '../fit-folder/fit-quality.js';
-import type { PreprocessingRecord } from '../fit-folder/replica-json.js';
 import { writeReplicaOutputs } from '../fit-folder/write-replica-outputs.js';
 import {
   trainReplicas,
@@ -87,39 +82,6 @@ function passedPredictions(
   return kept;
 }
 
-/** Each replica's preprocessing exponents, read from the model. */
-async function preprocessingRecords(
-  runcard: Runcard,
-  result: TrainingResult,
-): Promise<PreprocessingRecord[][]> {
-  const weights = new Map(
-    await Promise.all(
-      result.model.preprocessing.weights.map(
-        async (weight) =>
-          [weight.name.split('/').at(-1) ?? '', await weight.read().data()] as const,
-      ),
-    ),
-  );
-  return Array.from({ length: result.model.replicas }, (_, r) =>
-    runcard.fitting.basis.map((flavour) => ({
-      flavour: flavour.fl,
-      smallX: weights.get(`alpha_${flavour.fl}`)?.[r] ?? Number.NaN,
-      largeX: weights.get(`beta_${flavour.fl}`)?.[r] ?? 0,
-      trainable: flavour.trainable,
-    })),
-  );
-}
-
-/** x·f of every replica at `x`, float64 `(replicas, x, 14)`. */
-async function pdfValues(result: TrainingResult, x: Float64Array): Promise<Float64Array> {
-  const values = result.model.at(x);
-  try {
-    return Float64Array.from(await values.data());
-  } finally {
-    values.dispose();
-  }
-}
-
 /** The truth's predictions in a closure test, else undefined. */
 async function truthPredictions(request: FitRequest, inputs: FitInputs, result: TrainingResult) {
   const closure = request.runcard.closuretest;
@@ -139,8 +101,10 @@ async function truthPredictions(request: FitRequest, inputs: FitInputs, result: 
 
 /**
  * Runs a whole fit: prepares the inputs, trains every replica together, and writes the fit
- * folder — `runcard.yml`, per replica `nnfit/replica_<r>/<fit>.exportgrid`, `<fit>.json` and
- * `chi2exps.log`, and `summary.json` — every file atomically. While training, the whole state
+ * folder — `runcard.yml`, per replica `nnfit/replica_<r>/<fit>.exportgrid`, `<fit>.json`,
+ * `weights.h5` and `chi2exps.log`, and `summary.json` — every file atomically. Each replica's
+ * PDF outputs come from its single-replica model (`sliceReplicas`, `replicaPdfRecords`), the
+ * same path `partonfit export` takes from `weights.h5`. While training, the whole state
  * is saved to `<fit>/checkpoint.h5` every `checkpointEvery` epochs; with `resume` the fit
  * continues from there.
  *
@@ -173,41 +137,32 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     resume,
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
   });
-  const exportValues = await pdfValues(result, EXPORT_X_GRID);
-  const qualityX = Float64Array.from([...ARC_LENGTH_X_GRID, ...INTEGRABILITY_X_GRID]);
-  const qualityValues = await pdfValues(result, qualityX);
-  const preprocessing = await preprocessingRecords(runcard, result);
+  const replicaParameters = await sliceReplicas(result.model);
+  const { runcardSha256 } = runFingerprint(runcard, replicas);
   const fitted = result.model.forward();
   const predictions = await replicaPredictions(result.objective, fitted);
   fitted.dispose();
   const truth = await truthPredictions(request, inputs, result);
   await copyFile(runcardFile, paths.runcard);
   const { stopping, chi2PerPoint } = result;
-  const exportSize = EXPORT_X_GRID.length * 14;
-  const qualitySize = qualityX.length * 14;
   for (const [r, replica] of replicas.entries()) {
-    const quality = qualityValues.subarray(r * qualitySize, (r + 1) * qualitySize);
-    const arcPart = quality.subarray(0, ARC_LENGTH_X_GRID.length * 14);
-    const integrabilityPart = quality.subarray(ARC_LENGTH_X_GRID.length * 14);
+    const pdf = await replicaPdfRecords(replicaParameters[r]);
     const bestEpoch = stopping.bestEpoch[r];
-    await writeReplicaOutputs({
+    const replicaPaths = await writeReplicaOutputs({
       outputFolder,
       fitName,
       replica,
-      exportGrid: {
-        q0: inputs.q0,
-        xfEvolution: exportValues.subarray(r * exportSize, (r + 1) * exportSize),
-      },
+      exportGrid: { q0: inputs.q0, xfEvolution: pdf.xfEvolution },
       summary: {
-        preprocessing: preprocessing[r],
+        preprocessing: pdf.preprocessing,
         stopEpoch: stopping.stopEpoch[r] >= 0 ? stopping.stopEpoch[r] : result.epochsRun,
         bestEpoch: bestEpoch >= 0 ? bestEpoch : result.epochsRun - 1,
         trainingChi2: chi2PerPoint.training[r],
         validationChi2: chi2PerPoint.validation[r],
         experimentalChi2: chi2PerPoint.experimental[r],
         positivity: bestEpoch >= 0 && stopping.failed[r] === 0 ? 'POS_PASS' : 'POS_VETO',
-        arcLengths: arcLengthsFromValues(arcPart),
-        integrability: integrabilityNumbersFromValues(integrabilityPart),
+        arcLengths: pdf.arcLengths,
+        integrability: pdf.integrability,
         timing: { walltime: { Total: setup + result.seconds }, cputime: {} },
         backend: request.backend,
         version: {
@@ -216,6 +171,14 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
           node: process.versions.node,
         },
       },
+    });
+    await writeReplicaWeights(replicaPaths.weights, replicaParameters[r], {
+      fit: fitName,
+      replica,
+      runcardSha256,
+      q0: inputs.q0,
+      backend: request.backend,
+      version: request.version,
     });
     const entries = new Map(
       result.history.map((entry) => [
@@ -227,10 +190,7 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
         },
       ]),
     );
-    await writeFileAtomic(
-      fitFolderPaths(outputFolder, fitName, replica).chi2ExpsLog,
-      chi2ExpsLogText(entries),
-    );
+    await writeFileAtomic(replicaPaths.chi2ExpsLog, chi2ExpsLogText(entries));
   }
   const passedRows = replicas.flatMap((_, r) =>
     stopping.bestEpoch[r] >= 0 && stopping.failed[r] === 0 ? [r] : [],

@@ -99,8 +99,10 @@ export class ReplicaPdfModel {
   readonly network: MultiDenseNetwork;
   readonly preprocessing: Preprocessing;
   readonly rotation: FlavourRotation;
-  private readonly integration: IntegrationGrid;
-  private readonly sumRulesMode: Runcard['fitting']['sum_rules'];
+  /** The integration grid of the sum rules. */
+  readonly integration: IntegrationGrid;
+  /** The sum rules imposed (the runcard's `fitting.sum_rules`). */
+  readonly sumRulesMode: Runcard['fitting']['sum_rules'];
   private readonly sumRules: SumRuleNormalisation;
   private readonly fitInputs: PointInputs;
 

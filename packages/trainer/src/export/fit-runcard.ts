@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import { loadRuncard, type Runcard } from '@partonfit/core';
+import { runFingerprint } from '../checkpoint/run-fingerprint.js';
+import { replicaArchitecture, type ReplicaArchitecture } from './replica-parameters.js';
+
+/** A fit folder's `runcard.yml`, and what the replicas' weights are checked against. */
+export interface FitRuncard {
+  /** `<fit>/runcard.yml`. */
+  readonly file: string;
+  readonly runcard: Runcard;
+  /** The architecture of every replica. */
+  readonly architecture: ReplicaArchitecture;
+  /** The runcard's hash, which every replica's `weights.h5` must carry. */
+  readonly runcardSha256: string;
+}
+
+/**
+ * Loads and validates the runcard a fit ran with, `<fit>/runcard.yml`.
+ *
+ * @throws RuncardError naming the file when it is missing or invalid
+ */
+export async function loadFitRuncard(fitFolder: string): Promise<FitRuncard> {
+  const file = join(fitFolder, 'runcard.yml');
+  const { runcard } = await loadRuncard(file);
+  return {
+    file,
+    runcard,
+    architecture: replicaArchitecture(runcard),
+    runcardSha256: runFingerprint(runcard, []).runcardSha256,
+  };
+}
