@@ -39,11 +39,19 @@ import { interpolationXGrid } from './x-interpolation.js';
 export const CLOSURE_X_GRID_OPTIONS = { xMin: 1e-5, xMax: 0.9, nodes: 50 } as const;
 
 /**
- * The x range of the closure data, [10⁻⁴, 0.8]: every dataset spreads its points over it
- * (60 % logarithmically below x = 0.1, the rest linearly above), so this is where the fit
- * should recover the toy PDF.
+ * The x range of the closure data, [10⁻⁴, 0.8]: every dataset but the dimuon ones
+ * ({@link DIMUON_X_RANGE}) spreads its points over it (60 % logarithmically below x = 0.1, the
+ * rest linearly above), so this is where the fit should recover the toy PDF.
  */
 export const CLOSURE_DATA_X_RANGE = [1e-4, 0.8] as const;
+
+/**
+ * The x range of the dimuon data, [0.01, 0.4], about NuTeV's: nothing else separates s from d at
+ * large x (F2 and xF3 see only their sums there), so dimuon points at larger x would each be the
+ * only constraint on that direction, and a replica whose split puts one in validation could not
+ * describe it.
+ */
+export const DIMUON_X_RANGE = [0.01, 0.4] as const;
 
 /** The x range of the positivity points, [10⁻⁵, 0.9]: the whole x-grid. */
 export const CLOSURE_POSITIVITY_X_RANGE = [1e-5, 0.9] as const;
@@ -59,8 +67,10 @@ export interface ClosureDatasetSpec extends ClosureUncertainty {
   readonly description: string;
   /** The observable, in the flavour basis. */
   readonly combination: FlavourCombination;
-  /** Number of points, spread over {@link CLOSURE_DATA_X_RANGE}. */
+  /** Number of points, spread over {@link ClosureDatasetSpec.xRange}. */
   readonly points: number;
+  /** The x range of the points, [xMin, xMax] with xMin < 0.1 < xMax; default {@link CLOSURE_DATA_X_RANGE}. */
+  readonly xRange?: readonly [number, number];
   /**
    * The combination whose exact toy-PDF value S_n the uncorrelated uncertainty is a fraction of;
    * default `combination`. Needed where the toy PDF predicts zero (charm) or changes sign
@@ -141,6 +151,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
     uncorrelated: 0.01,
     normalisation: 0.03,
     errorReference: F2_NEUTRINO_PROTON,
+    xRange: DIMUON_X_RANGE,
   },
   {
     name: 'CLOSURE_NUB_DIMUON',
@@ -151,6 +162,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
     uncorrelated: 0.01,
     normalisation: 0.03,
     errorReference: F2_ANTINEUTRINO_PROTON,
+    xRange: DIMUON_X_RANGE,
   },
   {
     name: 'CLOSURE_F2C',
@@ -273,8 +285,8 @@ export function closureDatasets(options: ClosureDatasetsOptions = {}): ClosureDa
   }
   const xGrid = closureXGrid();
   const toyAtGrid = toyPdfXf(xGrid);
-  const [xMin, xMax] = CLOSURE_DATA_X_RANGE;
   return CLOSURE_DATASET_SPECS.map((spec) => {
+    const [xMin, xMax] = spec.xRange ?? CLOSURE_DATA_X_RANGE;
     const x = closureXPoints(spec.points, xMin, xMax);
     const fkTable = loFkTable({ name: spec.name, combination: spec.combination, x, xGrid });
     const toyPredictions = predictFkTable(fkTable, toyAtGrid);

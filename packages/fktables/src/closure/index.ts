@@ -4,6 +4,7 @@ export {
   CLOSURE_POSITIVITY_POINTS,
   CLOSURE_POSITIVITY_X_RANGE,
   CLOSURE_X_GRID_OPTIONS,
+  DIMUON_X_RANGE,
   closureDatasets,
   closurePositivity,
   closureXGrid,

@@ -94,7 +94,7 @@ export async function buildFitInputs(
   );
   const allTables = [...measured, ...positivitySets, ...integrabilitySets].flatMap(tablesOf);
   const q0 = commonQ0(allTables);
-  const datasets = await withFakeData(runcard, paths, measured, q0);
+  const { datasets, truthFile } = await withFakeData(runcard, paths, measured, q0);
   const union = xGridUnion(allTables);
   const xOffsetOf = (table: FkTable) => union.tableOffsets.get(table) ?? 0;
 
@@ -209,6 +209,7 @@ export async function buildFitInputs(
         ...commonData.flatMap((data) => data.files),
         ...allTables.flatMap((table) => [table.file, ...table.cFactors]),
         ...(t0 === undefined ? [] : [t0.file]),
+        ...(truthFile === undefined ? [] : [truthFile]),
       ]),
     ],
   };

@@ -12,21 +12,36 @@ import type { ResolvedDataset } from './resolve-dataset.js';
 /** The name of the embedded Les Houches toy PDF as a `closuretest.fakepdf`. */
 export const TOY_PDF_NAME = 'toyLH';
 
+/** The PDF that makes a closure test's fake data, and the file it was read from. */
+export interface ClosureTruth {
+  /** x·f `(x, 14)` in the evolution basis at Q0. */
+  readonly xf: PdfAtXGrid;
+  /** The LHAPDF member file, or undefined for the embedded toy PDF. */
+  readonly file: string | undefined;
+}
+
 /**
  * The PDF that makes a closure test's fake data (`closuretest.fakepdf`): the embedded toy PDF
- * (`toyLH`), or member 0 of an LHAPDF set at Q0 — x·f `(x, 14)` in the evolution basis.
+ * (`toyLH`), or member 0 of an LHAPDF set at Q0.
  */
 export async function closureTruth(
   name: string,
   paths: InputPaths,
   q0: number,
-): Promise<PdfAtXGrid> {
-  if (name === TOY_PDF_NAME) return toyPdfXf;
+): Promise<ClosureTruth> {
+  if (name === TOY_PDF_NAME) return { xf: toyPdfXf, file: undefined };
   if (paths.lhapdf === undefined) {
     throw missingSetting(paths, 'data_paths.lhapdf', `to read the closure-test PDF ${name}`);
   }
   const central = await loadLhapdfMember(await loadLhapdfSet(join(paths.lhapdf, name)), 0);
-  return (xGrid) => evolutionBasisXf(central, xGrid, q0);
+  return { xf: (xGrid) => evolutionBasisXf(central, xGrid, q0), file: central.file };
+}
+
+/** The datasets of {@link withFakeData}, and the closure-test PDF's file (an input of the fit). */
+export interface FakeData {
+  readonly datasets: ResolvedDataset[];
+  /** The LHAPDF member file of `fakepdf`; undefined for the toy PDF or without fake data. */
+  readonly truthFile: string | undefined;
 }
 
 /**
@@ -40,15 +55,17 @@ export async function withFakeData(
   paths: InputPaths,
   datasets: readonly ResolvedDataset[],
   q0: number,
-): Promise<ResolvedDataset[]> {
+): Promise<FakeData> {
   const closure = runcard.closuretest;
-  if (closure?.fakedata !== true || closure.fakepdf === undefined) return [...datasets];
-  const pdf = await closureTruth(closure.fakepdf, paths, q0);
+  if (closure?.fakedata !== true || closure.fakepdf === undefined) {
+    return { datasets: [...datasets], truthFile: undefined };
+  }
+  const { xf: pdf, file: truthFile } = await closureTruth(closure.fakepdf, paths, q0);
   const level0 = datasets.map((dataset) => ({
     ...dataset,
     commonData: { ...dataset.commonData, central: predictObservable(dataset.observable, pdf) },
   }));
-  if (!closure.fakenoise) return level0;
+  if (!closure.fakenoise) return { datasets: level0, truthFile };
   const central = new Float64Array(
     level0.reduce((sum, dataset) => sum + dataset.commonData.ndata, 0),
   );
@@ -65,9 +82,10 @@ export async function withFakeData(
     1,
   );
   offset = 0;
-  return level0.map((dataset) => {
+  const fluctuated = level0.map((dataset) => {
     const values = noisy.slice(offset, offset + dataset.commonData.ndata);
     offset += dataset.commonData.ndata;
     return { ...dataset, commonData: { ...dataset.commonData, central: values } };
   });
+  return { datasets: fluctuated, truthFile };
 }

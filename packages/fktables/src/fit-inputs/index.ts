@@ -1,7 +1,13 @@
 export { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
 export { bundleAsCommonData } from './bundle-commondata.js';
 export { cutObservable } from './cut-observable.js';
-export { closureTruth, TOY_PDF_NAME, withFakeData } from './fake-data.js';
+export {
+  closureTruth,
+  TOY_PDF_NAME,
+  withFakeData,
+  type ClosureTruth,
+  type FakeData,
+} from './fake-data.js';
 export type { FitDataset, FitInputs, LagrangeDataset } from './fit-inputs.js';
 export { inputPaths, runcardPath, type InputPaths } from './input-paths.js';
 export {

@@ -106,6 +106,21 @@ describe.skipIf(!present)('prepareFitInputs on real NNPDF inputs', () => {
     );
   });
 
+  it('should count the closure-test PDF among the inputs whose change invalidates the cache', async () => {
+    const text = realDataRuncard(
+      'closuretest: { fakedata: true, fakepdf: NNPDF40_nnlo_as_01180 }',
+    ).replace(/datacuts: .*\n/, '');
+    const { runcard } = parseRuncard(text, { file: runcardFile });
+    const truth = await prepareFitInputs(runcard, {
+      runcardFile,
+      replicas: [1],
+      cacheFolder: null,
+    });
+    const member = `${SHARED_DATA}lhapdf/NNPDF40_nnlo_as_01180/NNPDF40_nnlo_as_01180_0000.dat`;
+    expect(truth.inputs.sources).toContain(member);
+    expect(truth.inputs.t0PdfSet).toBeUndefined();
+  });
+
   it('should name the missing setting before reading anything', async () => {
     const text = realDataRuncard().replace(/ {2}lhapdf: .*\n/, '');
     const { runcard } = parseRuncard(text, { file: runcardFile });

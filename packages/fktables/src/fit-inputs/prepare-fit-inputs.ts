@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Runcard } from '@partonfit/core';
+import {
+  CLOSURE_DATA_X_RANGE,
+  CLOSURE_DATASET_SPECS,
+  CLOSURE_POSITIVITY_POINTS,
+  CLOSURE_POSITIVITY_X_RANGE,
+  CLOSURE_X_GRID_OPTIONS,
+} from '../closure/closure-datasets.js';
 import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
 import { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
 import type { FitInputs } from './fit-inputs.js';
@@ -12,6 +19,24 @@ import { packTree, unpackTree, type TreeArray } from './typed-array-tree.js';
 
 /** Version of the cache layout; a cache written by another version is rebuilt. */
 const CACHE_FORMAT = 'partonfit-fit-inputs-1';
+
+/**
+ * What else decides the cached inputs beyond the runcard and the files: the package's version
+ * (the code that builds them) and the definition of the embedded closure data, so that neither
+ * an upgrade nor an edited closure dataset reuses a stale cache.
+ */
+const BUILDER_IDENTITY = JSON.stringify([
+  (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version,
+  CLOSURE_DATASET_SPECS,
+  CLOSURE_DATA_X_RANGE,
+  CLOSURE_POSITIVITY_POINTS,
+  CLOSURE_POSITIVITY_X_RANGE,
+  CLOSURE_X_GRID_OPTIONS,
+]);
 
 /** Options of {@link prepareFitInputs}. */
 export interface PrepareFitInputsOptions {
@@ -74,7 +99,7 @@ function fingerprints(files: readonly string[]): [string, number, number][] {
   });
 }
 
-/** The cache key: a hash of the settings, resolved paths and replicas. */
+/** The cache key: a hash of the builder's identity, the settings, resolved paths and replicas. */
 function cacheKey(runcard: Runcard, runcardFile: string, replicas: readonly number[]): string {
   // The runcard's folder: relative bundle, fktables and commondata paths are resolved from it.
   const { runcardFolder, theories, commondata, lhapdf, theoryId } = inputPaths(
@@ -82,7 +107,13 @@ function cacheKey(runcard: Runcard, runcardFile: string, replicas: readonly numb
     runcardFile,
   );
   const paths = { runcardFolder, theories, commondata, lhapdf, theoryId };
-  const text = JSON.stringify([CACHE_FORMAT, inputSettings(runcard), paths, replicas]);
+  const text = JSON.stringify([
+    CACHE_FORMAT,
+    BUILDER_IDENTITY,
+    inputSettings(runcard),
+    paths,
+    replicas,
+  ]);
   return createHash('sha256').update(text).digest('hex').slice(0, 24);
 }
 

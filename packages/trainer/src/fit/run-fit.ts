@@ -91,7 +91,7 @@ async function truthPredictions(request: FitRequest, inputs: FitInputs, result: 
     inputPaths(request.runcard, request.runcardFile),
     inputs.q0,
   );
-  const pdf = tf.tensor3d(Array.from(truth(inputs.xGrid)), [1, inputs.xGrid.length, 14]);
+  const pdf = tf.tensor3d(Array.from(truth.xf(inputs.xGrid)), [1, inputs.xGrid.length, 14]);
   try {
     return await replicaPredictions(result.objective, pdf);
   } finally {
