@@ -7,7 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { CheckpointMismatchError } from './checkpoint-mismatch-error.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import type { RunFingerprint } from './run-fingerprint.js';
-import type { CheckpointArray, TrainingCheckpoint } from './training-checkpoint.js';
+import {
+  checkpointFile,
+  type CheckpointArray,
+  type TrainingCheckpoint,
+} from './training-checkpoint.js';
 
 const FINGERPRINT: RunFingerprint = { runcardSha256: 'ab'.repeat(32), replicas: [3, 4] };
 
@@ -136,6 +140,25 @@ describe('writeCheckpoint and readCheckpoint', () => {
     const otherReplicas = await readError(file, { ...FINGERPRINT, replicas: [3, 4, 5] });
     expect(CheckpointMismatchError.isInstance(otherReplicas)).toBe(true);
     expect(otherReplicas.message).toContain('it has replicas 3-4, this fit has replicas 3-5');
+  });
+
+  it('should refuse a checkpoint whose fit inputs changed since, and name it by replicas', async () => {
+    const folder = await freshFolder();
+    const file = checkpointFile(folder, [3, 4]);
+    expect(file).toBe(join(folder, 'checkpoint_replicas_3-4.h5'));
+    expect(checkpointFile(folder, [1, 2, 3, 7])).toBe(join(folder, 'checkpoint_replicas_1-3,7.h5'));
+    await writeCheckpoint(file, {
+      ...sampleCheckpoint(),
+      fingerprint: { ...FINGERPRINT, inputsSha256: '01'.repeat(32) },
+    });
+    // The check made before the inputs are prepared does not know them yet.
+    expect((await readCheckpoint(file, FINGERPRINT)).epoch).toBe(3000);
+    const sameInputs = { ...FINGERPRINT, inputsSha256: '01'.repeat(32) };
+    expect((await readCheckpoint(file, sameInputs)).epoch).toBe(3000);
+    const edited = await readError(file, { ...FINGERPRINT, inputsSha256: '02'.repeat(32) });
+    expect(CheckpointMismatchError.isInstance(edited)).toBe(true);
+    expect(edited.key).toBe('inputs_sha256');
+    expect(edited.message).toContain('an input file changed since the checkpoint');
   });
 
   it('should refuse another format, a file that is not a checkpoint, and a missing file', async () => {

@@ -100,6 +100,9 @@ export async function writeCheckpoint(file: string, checkpoint: TrainingCheckpoi
       format: CHECKPOINT_FORMAT,
       runcard_sha256: fingerprint.runcardSha256,
       replicas: [...fingerprint.replicas],
+      ...(fingerprint.inputsSha256 === undefined
+        ? {}
+        : { inputs_sha256: fingerprint.inputsSha256 }),
       epoch: checkpoint.epoch,
       seconds: checkpoint.seconds,
       optimizer: checkpoint.optimizer.name,
@@ -167,6 +170,15 @@ function checkFingerprint(
       key: 'replicas',
       expected: `replicas ${formatReplicaSelection(expected.replicas)}`,
       found: `replicas ${formatReplicaSelection(replicas)}`,
+    });
+  }
+  const inputs = attributes.inputs_sha256;
+  if (expected.inputsSha256 !== undefined && inputs !== expected.inputsSha256) {
+    throw new CheckpointMismatchError({
+      file,
+      key: 'inputs_sha256',
+      expected: `fit inputs ${expected.inputsSha256.slice(0, 12)}… (an input file changed since the checkpoint)`,
+      found: `fit inputs ${typeof inputs === 'string' ? `${inputs.slice(0, 12)}…` : 'unrecorded'}`,
     });
   }
 }
@@ -296,7 +308,7 @@ export async function readCheckpoint(
   ) as Record<StoppingArrayKey, Float32Array>;
   const stoppingCheckpoint: StoppingCheckpoint = { ...stopping, bestWeights: sorted.bestWeights };
   return {
-    fingerprint: { runcardSha256: expected.runcardSha256, replicas: [...expected.replicas] },
+    fingerprint: { ...expected, replicas: [...expected.replicas] },
     epoch: count(attributes, 'epoch', fail),
     seconds: count(attributes, 'seconds', fail, false),
     weights: sorted.weights,

@@ -3,7 +3,6 @@ export { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 export { runFingerprint, type RunFingerprint } from './run-fingerprint.js';
 export {
   CHECKPOINT_EVERY,
-  CHECKPOINT_FILE_NAME,
   CHECKPOINT_FORMAT,
   checkpointFile,
   type CheckpointArray,

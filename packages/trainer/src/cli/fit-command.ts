@@ -61,7 +61,7 @@ function describeSummary(summary: FitSummary): string {
 
 /**
  * `partonfit fit <runcard>`: fits the replicas and writes the fit folder, saving a checkpoint
- * `<output>/<fit>/checkpoint.h5` every `--checkpoint-every` epochs (default 1000); `--resume`
+ * `<output>/<fit>/checkpoint_replicas_<selection>.h5` every `--checkpoint-every` epochs (default 1000); `--resume`
  * continues a killed fit from it.
  */
 export function fitCommand(version: string): Command {

@@ -29,7 +29,7 @@ function fitFile(output: string, ...path: string[]): string {
 
 /**
  * Trains `runcard` as `partonfit fit --replicas 1-2 --backend cpu --checkpoint-every 100` would
- * (read-backs every 100 epochs), into `<output>/short/checkpoint.h5`; with `killAt`, dies at
+ * (read-backs every 100 epochs), into `<output>/short/checkpoint_replicas_1-2.h5`; with `killAt`, dies at
  * that read-back, after writing its checkpoint.
  *
  * @returns the epoch of the checkpoint left behind
@@ -47,7 +47,7 @@ async function checkpointedFit(
     cacheFolder: null,
   });
   await mkdir(fitFile(output), { recursive: true });
-  const file = fitFile(output, 'checkpoint.h5');
+  const file = fitFile(output, 'checkpoint_replicas_1-2.h5');
   const training = trainReplicas(runcard, inputs, {
     checkpoint: { file, every: 100 },
     onProgress: (progress) => {
@@ -73,7 +73,7 @@ describe('partonfit fit --resume', () => {
     const uninterrupted = await run('fit', runcard, ...FIT, '--output', whole);
     expect(uninterrupted.code).toBe(0);
     // The last checkpoint is written when training ends.
-    expect(existsSync(fitFile(whole, 'checkpoint.h5'))).toBe(true);
+    expect(existsSync(fitFile(whole, 'checkpoint_replicas_1-2.h5'))).toBe(true);
 
     const resumedFolder = join(folder, 'resumed');
     expect(await checkpointedFit(runcard, resumedFolder, 100)).toBe(100);
@@ -81,7 +81,7 @@ describe('partonfit fit --resume', () => {
     expect(resumed.error).not.toContain('partonfit fit:');
     expect(resumed.code).toBe(0);
     expect(resumed.error).toContain(
-      `resuming from ${fitFile(resumedFolder, 'checkpoint.h5')} at epoch 100`,
+      `resuming from ${fitFile(resumedFolder, 'checkpoint_replicas_1-2.h5')} at epoch 100`,
     );
     expect(resumed.out).toMatch(/fit short: 2 replica\(s\) on cpu, 120 epochs/);
     for (const replica of [1, 2]) {
@@ -109,7 +109,7 @@ describe('partonfit fit --resume', () => {
     const missing = await run('fit', runcard, ...FIT, '--output', empty, '--resume');
     expect(missing.code).toBe(1);
     expect(missing.error).toContain(
-      `partonfit fit: ${fitFile(empty, 'checkpoint.h5')}: no checkpoint to resume from`,
+      `partonfit fit: ${fitFile(empty, 'checkpoint_replicas_1-2.h5')}: no checkpoint to resume from`,
     );
     expect(await checkpointedFit(runcard, folder)).toBe(20);
     const otherReplicas = await run(
@@ -123,8 +123,12 @@ describe('partonfit fit --resume', () => {
       '--resume',
     );
     expect(otherReplicas.code).toBe(1);
-    expect(otherReplicas.error).toContain('the checkpoint belongs to another fit');
-    expect(otherReplicas.error).toContain('it has replicas 1-2, this fit has replicas 1');
+    expect(otherReplicas.error).toContain(
+      `${fitFile(folder, 'checkpoint_replicas_1.h5')}: no checkpoint to resume from`,
+    );
+    expect(otherReplicas.error).toContain(
+      'the fit folder has checkpoints of other replicas (checkpoint_replicas_1-2.h5)',
+    );
     // Another runcard of the same name, hence the same fit folder.
     await mkdir(join(folder, 'other'));
     const longer = join(folder, 'other', 'short.yml');

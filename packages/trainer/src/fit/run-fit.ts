@@ -1,7 +1,8 @@
-import { copyFile, mkdir } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { basename, dirname, extname } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { TFJS_VERSION, type Runcard } from '@partonfit/core';
+import { InputFileError, TFJS_VERSION, type Runcard } from '@partonfit/core';
 import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
 import { writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
@@ -36,10 +37,10 @@ export interface FitRequest {
   readonly report?: (message: string) => void;
   /** Called at every read-back of the training. */
   readonly onProgress?: (progress: TrainingProgress) => void;
-  /** Epochs between two checkpoints `<fit>/checkpoint.h5` (default 1000). */
+  /** Epochs between two checkpoints `<fit>/checkpoint_replicas_<selection>.h5` (default 1000). */
   readonly checkpointEvery?: number;
   /**
-   * Continue from `<fit>/checkpoint.h5` instead of starting afresh; the fit folder comes out as
+   * Continue from `<fit>/checkpoint_replicas_<selection>.h5` instead of starting afresh; the fit folder comes out as
    * an uninterrupted run's would.
    */
   readonly resume?: boolean;
@@ -100,12 +101,33 @@ async function truthPredictions(request: FitRequest, inputs: FitInputs, result: 
 }
 
 /**
+ * Refuses to resume from a checkpoint that does not exist, naming the checkpoints of other
+ * replica selections the fit folder holds.
+ *
+ * @throws InputFileError naming the missing checkpoint
+ */
+async function refuseMissingCheckpoint(file: string): Promise<void> {
+  if (existsSync(file)) return;
+  const others = existsSync(dirname(file))
+    ? (await readdir(dirname(file))).filter((name) => /^checkpoint_replicas_.*\.h5$/.test(name))
+    : [];
+  throw new InputFileError({
+    file,
+    problem:
+      'no checkpoint to resume from (the file does not exist); ' +
+      (others.length === 0
+        ? 'start the fit without resuming'
+        : `the fit folder has checkpoints of other replicas (${others.join(', ')}): resume with those replicas, or start without resuming`),
+  });
+}
+
+/**
  * Runs a whole fit: prepares the inputs, trains every replica together, and writes the fit
  * folder — `runcard.yml`, per replica `nnfit/replica_<r>/<fit>.exportgrid`, `<fit>.json`,
  * `weights.h5` and `chi2exps.log`, and `summary.json` — every file atomically. Each replica's
  * PDF outputs come from its single-replica model (`sliceReplicas`, `replicaPdfRecords`), the
  * same path `partonfit export` takes from `weights.h5`. While training, the whole state
- * is saved to `<fit>/checkpoint.h5` every `checkpointEvery` epochs; with `resume` the fit
+ * is saved to `<fit>/checkpoint_replicas_<selection>.h5` every `checkpointEvery` epochs; with `resume` the fit
  * continues from there.
  *
  * @throws InputFileError naming the checkpoint when resuming without one (before any set-up
@@ -116,11 +138,12 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
   const fitName = basename(runcardFile, extname(runcardFile));
   const paths = fitFolderPaths(outputFolder, fitName, replicas[0] ?? 1);
   const checkpoint = {
-    file: checkpointFile(paths.fitFolder),
+    file: checkpointFile(paths.fitFolder, replicas),
     every: request.checkpointEvery ?? CHECKPOINT_EVERY,
   };
   const resume = request.resume === true;
   if (resume) {
+    await refuseMissingCheckpoint(checkpoint.file);
     // A missing checkpoint or another fit's is refused before the set-up work.
     const saved = await readCheckpoint(checkpoint.file, runFingerprint(runcard, replicas));
     request.report?.(`resuming from ${checkpoint.file} at epoch ${saved.epoch}`);

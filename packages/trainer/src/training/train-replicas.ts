@@ -19,7 +19,7 @@ import { FitObjective } from './fit-objective.js';
 
 /** Where and how often {@link trainReplicas} writes its checkpoint. */
 export interface CheckpointOptions {
-  /** The checkpoint file, e.g. `<output>/<fit>/checkpoint.h5`; its folder must exist. */
+  /** The checkpoint file, e.g. `<output>/<fit>/checkpoint_replicas_1-10.h5`; its folder must exist. */
   readonly file: string;
   /**
    * Epochs between two checkpoints (default {@link CHECKPOINT_EVERY}, 1000). A checkpoint is
@@ -171,7 +171,7 @@ async function runEpochs(
   const { logEvery, checkpoint, onProgress } = settings;
   const epochs = runcard.parameters.epochs;
   const every = checkpoint?.every ?? CHECKPOINT_EVERY;
-  const fingerprint = runFingerprint(runcard, inputs.replicas);
+  const fingerprint = runFingerprint(runcard, inputs.replicas, inputs);
   const seconds = () => loop.seconds + (performance.now() - settings.start) / 1000;
   const variables = model.trainableVariables();
   const replicas = inputs.replicas.length;
@@ -331,7 +331,10 @@ export async function trainReplicas(
   try {
     let resumed: TrainingLoopState = { epoch: 0, seconds: 0, history: [] };
     if (options.resume === true && checkpoint !== undefined) {
-      const saved = await readCheckpoint(checkpoint.file, runFingerprint(runcard, inputs.replicas));
+      const saved = await readCheckpoint(
+        checkpoint.file,
+        runFingerprint(runcard, inputs.replicas, inputs),
+      );
       restoreCheckpoint(checkpoint.file, saved, parts);
       resumed = { epoch: saved.epoch, seconds: saved.seconds, history: saved.history };
     }
