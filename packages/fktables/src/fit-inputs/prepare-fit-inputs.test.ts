@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRuncard, RuncardError } from '@partonfit/core';
@@ -119,6 +119,27 @@ describe.skipIf(!present)('prepareFitInputs on real NNPDF inputs', () => {
     const member = `${SHARED_DATA}lhapdf/NNPDF40_nnlo_as_01180/NNPDF40_nnlo_as_01180_0000.dat`;
     expect(truth.inputs.sources).toContain(member);
     expect(truth.inputs.t0PdfSet).toBeUndefined();
+  });
+
+  it('should find a positivity set by its FK table when the commondata folder lacks it', async () => {
+    const commondata = await mkdtemp(join(tmpdir(), 'partonfit-commondata-'));
+    await symlink(
+      `${SHARED_DATA}commondata/ATLAS_TTBAR_13TEV_TOT`,
+      join(commondata, 'ATLAS_TTBAR_13TEV_TOT'),
+    );
+    const text = realDataRuncard().replace(/ {2}commondata: .*\n/, `  commondata: ${commondata}\n`);
+    const { runcard } = parseRuncard(text, { file: runcardFile });
+    const prepared = await prepareFitInputs(runcard, {
+      runcardFile,
+      replicas: [1],
+      cacheFolder: null,
+    });
+    const [positivity] = prepared.inputs.positivity;
+    expect([positivity.name, positivity.ndata]).toEqual(['POSXDQ', 20]);
+    const misspelt = parseRuncard(text.replace('POSXDQ', 'POSXDX'), { file: runcardFile });
+    await expect(
+      prepareFitInputs(misspelt.runcard, { runcardFile, replicas: [1], cacheFolder: null }),
+    ).rejects.toThrow(/POSXDX/);
   });
 
   it('should name the missing setting before reading anything', async () => {

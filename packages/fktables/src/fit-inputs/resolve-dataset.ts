@@ -226,6 +226,26 @@ function cutDataset(
 }
 
 /**
+ * The commondata of a positivity or integrability set, or undefined when the commondata folder
+ * does not know the name: such a set needs only its FK tables (its data are zero), which the
+ * theory folder is then searched for.
+ */
+async function lagrangeCommonData(
+  commondataFolder: string,
+  dataset: string,
+): Promise<CommonData | undefined> {
+  try {
+    return await loadCommonData(commondataFolder, dataset);
+  } catch (error) {
+    const unknown =
+      InputFileError.isInstance(error) &&
+      error.message.startsWith(`${commondataFolder}: ${dataset}: unknown dataset`);
+    if (unknown) return undefined;
+    throw error;
+  }
+}
+
+/**
  * A positivity or integrability entry resolved like a dataset found by name (commondata when
  * `data_paths.commondata` has it, for the point count and kinematics; FK tables from the theory
  * folder). These sets are never cut.
@@ -246,7 +266,7 @@ export async function resolveLagrangeDataset(
   const commonData =
     commondataFolder === undefined
       ? undefined
-      : await loadCommonData(commondataFolder, input.dataset);
+      : await lagrangeCommonData(commondataFolder, input.dataset);
   const observable = await theoryObservable(input.dataset, [], commonData, commondataFolder, paths);
   const data = commonData ?? zeroData(input.dataset, observableNdata(observable));
   return cutDataset(input.dataset, data, observable, { q2min: 0, w2min: 0 });
