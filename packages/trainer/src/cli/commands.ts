@@ -11,12 +11,6 @@ export interface Command {
   readonly run: (args: readonly string[], terminal: Terminal) => Promise<number>;
 }
 
-/** A command that later versions add, listed so that users see what is coming. */
-export interface PlannedCommand {
-  readonly name: string;
-  readonly summary: string;
-}
-
 /** Exit code for a command used wrongly (bad arguments, invalid runcard). */
 export const EXIT_USAGE = 2;
 /** Exit code for a command that ran and failed. */

@@ -10,7 +10,7 @@ describe('partonfit command line', () => {
   it('should list the commands with --help and with no arguments', async () => {
     const help = await run('--help');
     expect(help.code).toBe(0);
-    for (const name of ['check', 'backend', 'fit', 'predict', 'export', 'postfit', 'bench']) {
+    for (const name of ['check', 'backend', 'fit', 'predict', 'export', 'postfit']) {
       expect(help.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     expect(help.out).toMatch(/^partonfit 0\.1\.0 — /);
@@ -61,10 +61,6 @@ describe('partonfit command line', () => {
     expect(await run('fitt')).toMatchObject({
       code: 2,
       error: "partonfit: unknown command 'fitt'; see `partonfit --help`\n",
-    });
-    expect(await run('bench')).toMatchObject({
-      code: 2,
-      error: 'partonfit bench: not available in partonfit 0.1.0 yet; see `partonfit --help`\n',
     });
   });
 

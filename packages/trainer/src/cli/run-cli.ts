@@ -5,7 +5,7 @@ import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
 import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
-import { EXIT_USAGE, type Command, type PlannedCommand } from './commands.js';
+import { EXIT_USAGE, type Command } from './commands.js';
 import type { Terminal } from './terminal.js';
 
 const COMMANDS: readonly Command[] = [
@@ -15,10 +15,6 @@ const COMMANDS: readonly Command[] = [
   postfitCommand,
   predictCommand,
   backendCommand,
-];
-
-const PLANNED: readonly PlannedCommand[] = [
-  { name: 'bench', summary: 'measure training speed on an NNPDF4.0-sized workload' },
 ];
 
 function version(): string {
@@ -32,7 +28,7 @@ export function helpText(): string {
     ['-h, --help', 'show this help, or a command’s usage with `partonfit <command> --help`'],
     ['-v, --version', 'show the version'],
   ] as const;
-  const labels = [...COMMANDS, ...PLANNED].map((command) => command.name);
+  const labels = COMMANDS.map((command) => command.name);
   const width =
     Math.max(...labels.map((label) => label.length), ...options.map(([label]) => label.length)) + 2;
   const row = (name: string, summary: string) => `  ${name.padEnd(width)}${summary}`;
@@ -43,9 +39,6 @@ export function helpText(): string {
     '',
     'Commands:',
     ...COMMANDS.map((command) => row(command.name, command.summary)),
-    '',
-    'Coming in later versions:',
-    ...PLANNED.map((command) => row(command.name, command.summary)),
     '',
     'Options:',
     ...options.map(([label, summary]) => row(label, summary)),
@@ -69,12 +62,7 @@ export async function runCli(args: readonly string[], terminal: Terminal): Promi
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    const planned = PLANNED.some((candidate) => candidate.name === name);
-    terminal.error(
-      planned
-        ? `partonfit ${name}: not available in partonfit ${version()} yet; see \`partonfit --help\`\n`
-        : `partonfit: unknown command '${name}'; see \`partonfit --help\`\n`,
-    );
+    terminal.error(`partonfit: unknown command '${name}'; see \`partonfit --help\`\n`);
     return EXIT_USAGE;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
