@@ -1,11 +1,17 @@
 /** A compute backend of TensorFlow.js that partonfit can run on. */
-export type BackendName = 'tensorflow' | 'wasm' | 'cpu';
+export type BackendName = 'tensorflow' | 'native' | 'wasm' | 'cpu';
 
 /** What a user may ask for: a backend by name, or `auto` for the fastest one installed. */
 export type BackendRequest = 'auto' | BackendName;
 
 /** The backend requests accepted on the command line and in code. */
-export const BACKEND_REQUESTS: readonly BackendRequest[] = ['auto', 'tensorflow', 'wasm', 'cpu'];
+export const BACKEND_REQUESTS: readonly BackendRequest[] = [
+  'auto',
+  'tensorflow',
+  'native',
+  'wasm',
+  'cpu',
+];
 
 /** The version of TensorFlow.js the optional native packages must match. */
 export const TFJS_VERSION = '4.22.0';
@@ -26,7 +32,8 @@ export interface BackendCandidate {
 /**
  * Backend packages in order of preference: the TensorFlow C library on a CUDA GPU, then on the
  * CPU (both optional peer dependencies whose install downloads libtensorflow 2.9.1 from Google's
- * storage), then WebAssembly with SIMD, then plain JavaScript.
+ * storage), then partonfit's own C++ addon over the system BLAS (compiled at install, skipped
+ * when the compiler or the BLAS was missing), then WebAssembly with SIMD, then plain JavaScript.
  */
 export const BACKEND_CANDIDATES: readonly BackendCandidate[] = [
   {
@@ -47,6 +54,16 @@ export const BACKEND_CANDIDATES: readonly BackendCandidate[] = [
     requirements:
       'its install script downloads libtensorflow 2.9.1 from Google, so it needs internet ' +
       'access at install time, or TFJS_NODE_BASE_URI pointing at a mirror',
+  },
+  {
+    backend: 'native',
+    packageName: '@partonfit/backend-native',
+    runsOn: 'C++ addon over the system CBLAS, all cores',
+    installCommand: 'npm install @partonfit/backend-native',
+    requirements:
+      'compiled at install with node-gyp: a C++ compiler, make, python3 and a CBLAS ' +
+      '(Debian/Ubuntu: apt-get install g++ make python3 libopenblas-dev, then npm rebuild ' +
+      '@partonfit/backend-native)',
   },
   {
     backend: 'wasm',

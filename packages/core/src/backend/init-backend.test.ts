@@ -21,6 +21,36 @@ function importerWithout(...absent: string[]) {
 }
 
 const NATIVE = ['@tensorflow/tfjs-node-gpu', '@tensorflow/tfjs-node'];
+const BACKEND_NATIVE = '@partonfit/backend-native';
+const NOT_BUILT =
+  'not built: no CBLAS found (apt-get install libopenblas-dev, or set PARTONFIT_CBLAS / PARTONFIT_CBLAS_LIBS, then npm rebuild @partonfit/backend-native)';
+
+/** An importer where the native backend's package installed but its addon was not compiled. */
+function importerWithNativeNotBuilt(...absent: string[]) {
+  return async (specifier: string): Promise<unknown> => {
+    if (specifier === BACKEND_NATIVE) {
+      return { backendStatus: () => ({ available: false, reason: NOT_BUILT }) };
+    }
+    return importerWithout(...absent)(specifier);
+  };
+}
+
+/** Whether the real native backend is built here (its tests skip visibly otherwise). */
+const nativeBuilt = await (
+  import(BACKEND_NATIVE as string) as Promise<{
+    backendStatus: () => { available: boolean; reason?: string };
+  }>
+).then(
+  (module) => {
+    const status = module.backendStatus();
+    if (!status.available) console.warn(`native backend tests skipped: ${status.reason ?? ''}`);
+    return status.available;
+  },
+  (error: unknown) => {
+    console.warn(`native backend tests skipped: ${String(error)}`);
+    return false;
+  },
+);
 
 /** d/dx Σ x² = 2x, which fails unless gradients are registered for the active backend. */
 function gradientOfSumOfSquares(values: number[]): number[] {
@@ -51,7 +81,9 @@ describe('initBackend', () => {
   );
 
   it('should choose wasm under auto when the native packages are absent, saying why', async () => {
-    const selection = await initBackend('auto', { importModule: importerWithout(...NATIVE) });
+    const selection = await initBackend('auto', {
+      importModule: importerWithout(...NATIVE, BACKEND_NATIVE),
+    });
     expect(selection.backend).toBe('wasm');
     expect(selection.skipped).toEqual([
       {
@@ -64,25 +96,52 @@ describe('initBackend', () => {
         packageName: '@tensorflow/tfjs-node',
         reason: 'not installed (npm install @tensorflow/tfjs-node@4.22.0)',
       },
+      {
+        backend: 'native',
+        packageName: '@partonfit/backend-native',
+        reason: 'not installed (npm install @partonfit/backend-native)',
+      },
     ]);
     expect(describeBackendSelection(selection)).toBe(
       [
         'backend: wasm (@tensorflow/tfjs-backend-wasm; WebAssembly (XNNPACK, SIMD), one thread in Node)',
         '  skipped tensorflow (@tensorflow/tfjs-node-gpu): not installed (npm install @tensorflow/tfjs-node-gpu@4.22.0)',
         '  skipped tensorflow (@tensorflow/tfjs-node): not installed (npm install @tensorflow/tfjs-node@4.22.0)',
+        '  skipped native (@partonfit/backend-native): not installed (npm install @partonfit/backend-native)',
       ].join('\n'),
+    );
+  });
+
+  it('should say in one line why native was skipped when its addon was not built', async () => {
+    const selection = await initBackend('auto', {
+      importModule: importerWithNativeNotBuilt(...NATIVE),
+    });
+    expect(selection.backend).toBe('wasm');
+    expect(describeBackendSelection(selection).split('\n')).toContain(
+      `  skipped native (@partonfit/backend-native): ${NOT_BUILT}`,
     );
   });
 
   it('should fall back to cpu under auto when wasm is absent too', async () => {
     const selection = await initBackend('auto', {
-      importModule: importerWithout(...NATIVE, '@tensorflow/tfjs-backend-wasm'),
+      importModule: importerWithout(...NATIVE, BACKEND_NATIVE, '@tensorflow/tfjs-backend-wasm'),
     });
     expect(selection.backend).toBe('cpu');
     expect(selection.skipped.map((skip) => skip.packageName)).toEqual([
       ...NATIVE,
+      BACKEND_NATIVE,
       '@tensorflow/tfjs-backend-wasm',
     ]);
+  });
+
+  it('should fail for a named native backend that was not built, with the reason and the packages it needs', async () => {
+    const failure = initBackend('native', { importModule: importerWithNativeNotBuilt() });
+    await expect(failure).rejects.toThrow(BackendUnavailableError);
+    const error = (await failure.catch((caught: unknown) => caught)) as BackendUnavailableError;
+    expect(error.backend).toBe('native');
+    expect(error.message).toContain(`@partonfit/backend-native: ${NOT_BUILT}`);
+    expect(error.message).toContain('apt-get install g++ make python3 libopenblas-dev');
+    expect(error.message).toContain("or run on 'wasm' or 'cpu'");
   });
 
   it('should prefer the tensorflow backend when a native package registers it', async () => {
@@ -147,7 +206,23 @@ describe('initBackend', () => {
   it('should reject an unknown backend name', async () => {
     await expect(initBackend('gpu' as never)).rejects.toThrow(InvalidArgumentError);
     await expect(initBackend('gpu' as never)).rejects.toThrow(
-      "backend: expected one of auto, tensorflow, wasm, cpu, got 'gpu'",
+      "backend: expected one of auto, tensorflow, native, wasm, cpu, got 'gpu'",
     );
+  });
+});
+
+describe.skipIf(!nativeBuilt)('initBackend with the native backend built', () => {
+  it('should run the native backend by name with gradients registered, saying what it runs on', async () => {
+    const selection = await initBackend('native');
+    expect(selection.backend).toBe('native');
+    expect(tf.getBackend()).toBe('native');
+    expect(selection.runsOn).toMatch(/^C\+\+ addon over .*\d+ threads?$/);
+    expect(gradientOfSumOfSquares([1, -2, 3.5])).toEqual([2, -4, 7]);
+  });
+
+  it('should prefer native to wasm under auto when tfjs-node is absent', async () => {
+    const selection = await initBackend('auto', { importModule: importerWithout(...NATIVE) });
+    expect(selection.backend).toBe('native');
+    expect(selection.skipped.map((skip) => skip.packageName)).toEqual(NATIVE);
   });
 });

@@ -22,7 +22,10 @@ export interface BackendSelection {
   readonly backend: BackendName;
   /** The package that provides it. */
   readonly packageName: string;
-  /** What it runs on, e.g. `WebAssembly (XNNPACK, SIMD), one thread in Node`. */
+  /**
+   * What it runs on, e.g. `WebAssembly (XNNPACK, SIMD), one thread in Node`, or the details the
+   * package reports about itself (the native backend: BLAS, kernel, threads).
+   */
   readonly runsOn: string;
   /** Preferred packages that were tried first and skipped, in order of preference. */
   readonly skipped: readonly SkippedBackend[];
@@ -43,9 +46,10 @@ const importPackage = (specifier: string): Promise<unknown> => import(specifier)
  * Selects and initialises the TensorFlow.js backend.
  *
  * `auto` tries, in order, `@tensorflow/tfjs-node-gpu`, `@tensorflow/tfjs-node` (the
- * `tensorflow` backend; optional peer dependencies, loaded only if installed), then `wasm`, then
- * `cpu`, and returns the first that initialises together with the reasons the better ones were
- * skipped. Naming a backend makes that one the only choice: if it cannot be used, a
+ * `tensorflow` backend; optional peer dependencies, loaded only if installed), then
+ * `@partonfit/backend-native` (the `native` backend, used only if its addon was built at
+ * install), then `wasm`, then `cpu`, and returns the first that initialises together with the
+ * reasons the better ones were skipped. Naming a backend makes that one the only choice: if it cannot be used, a
  * {@link BackendUnavailableError} says how to install it (and, for the GPU package, what it
  * needs).
  *
@@ -76,16 +80,20 @@ export async function initBackend(
   );
   const skipped: SkippedBackend[] = [];
   for (const candidate of candidates) {
-    const reason = await tryCandidate(candidate, importModule);
-    if (reason === undefined) {
+    const outcome = await tryCandidate(candidate, importModule);
+    if (outcome.reason === undefined) {
       return {
         backend: candidate.backend,
         packageName: candidate.packageName,
-        runsOn: candidate.runsOn,
+        runsOn: outcome.description ?? candidate.runsOn,
         skipped,
       };
     }
-    skipped.push({ backend: candidate.backend, packageName: candidate.packageName, reason });
+    skipped.push({
+      backend: candidate.backend,
+      packageName: candidate.packageName,
+      reason: outcome.reason,
+    });
   }
   throw unavailable(request, candidates, skipped);
 }
@@ -118,26 +126,52 @@ async function registerGradients(importModule: (specifier: string) => Promise<un
   }
 }
 
-/** Imports and activates one candidate; returns why it cannot be used, or undefined. */
+/**
+ * What a backend package may export to say whether it can run (the native backend does: it
+ * installs even when its addon could not be compiled).
+ */
+interface BackendStatusReport {
+  readonly available: boolean;
+  /** Why not, in one line, when not available. */
+  readonly reason?: string;
+  /** What it runs on, when available. */
+  readonly description?: string;
+}
+
+/** The package's own report, if it exports `backendStatus()`. */
+function statusReport(module: unknown): BackendStatusReport | undefined {
+  const backendStatus = (module as { backendStatus?: unknown } | null)?.backendStatus;
+  return typeof backendStatus === 'function'
+    ? (backendStatus as () => BackendStatusReport)()
+    : undefined;
+}
+
+/** Imports and activates one candidate: why it cannot be used, or what it runs on. */
 async function tryCandidate(
   candidate: BackendCandidate,
   importModule: (specifier: string) => Promise<unknown>,
-): Promise<string | undefined> {
+): Promise<{ reason?: string; description?: string }> {
+  let report: BackendStatusReport | undefined;
   try {
-    await importModule(candidate.packageName);
+    report = statusReport(await importModule(candidate.packageName));
   } catch (error) {
-    return isMissingPackage(error, candidate.packageName)
-      ? `not installed (${candidate.installCommand})`
-      : `installed but failed to load: ${messageOf(error)}`;
+    return {
+      reason: isMissingPackage(error, candidate.packageName)
+        ? `not installed (${candidate.installCommand})`
+        : `installed but failed to load: ${messageOf(error)}`,
+    };
   }
+  if (report?.available === false) return { reason: report.reason ?? 'reports it cannot run' };
   try {
     if (await tf.setBackend(candidate.backend)) {
       await tf.ready();
-      return undefined;
+      return report?.description === undefined ? {} : { description: report.description };
     }
-    return `loaded but the '${candidate.backend}' backend failed to initialise`;
+    return { reason: `loaded but the '${candidate.backend}' backend failed to initialise` };
   } catch (error) {
-    return `loaded but the '${candidate.backend}' backend failed to initialise: ${messageOf(error)}`;
+    return {
+      reason: `loaded but the '${candidate.backend}' backend failed to initialise: ${messageOf(error)}`,
+    };
   }
 }
 
@@ -166,14 +200,17 @@ function unavailable(
     if (candidate.requirements !== undefined)
       lines.push(`    requirements: ${candidate.requirements}`);
   }
+  const install = candidates.map((candidate) => candidate.installCommand).join(' or ');
   lines.push(
     request === 'tensorflow'
       ? "Install one of the packages above, or run on 'wasm' (the default when they are absent) or 'cpu'."
-      : `Install it with: ${candidates.map((candidate) => candidate.installCommand).join(' or ')}`,
+      : request === 'native'
+        ? `Install it with: ${install} (it compiles at install, with what the requirements name), or run on 'wasm' or 'cpu'.`
+        : `Install it with: ${install}`,
   );
   return new BackendUnavailableError({
     message: lines.join('\n'),
     backend: request,
-    installCommand: candidates.map((candidate) => candidate.installCommand).join(' or '),
+    installCommand: install,
   });
 }

@@ -159,7 +159,9 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
   /** The formulation a call uses now: `auto` resolved for the active backend. */
   activeFormulation(): Exclude<NetworkFormulation, 'auto'> {
     if (this.formulation !== 'auto') return this.formulation;
-    return this.replicas === 1 ? 'layer-by-layer' : 'per-replica';
+    // native's batched products are fast enough that the shared stack wins at every R
+    if (this.replicas === 1 || tf.getBackend() === 'native') return 'layer-by-layer';
+    return 'per-replica';
   }
 
   /**

@@ -53,7 +53,7 @@ describe('partonfit command line', () => {
     });
     expect(await run('backend', '--backend', 'gpu')).toMatchObject({
       code: 2,
-      error: "--backend: expected one of auto, tensorflow, wasm, cpu, got 'gpu'\n",
+      error: "--backend: expected one of auto, tensorflow, native, wasm, cpu, got 'gpu'\n",
     });
     expect((await run('backend', '--fast')).error).toMatch(
       /^partonfit backend: Unknown option '--fast'/,

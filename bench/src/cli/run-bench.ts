@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { PartonfitError } from '@partonfit/core';
+import { resultsMarkdown } from '../report/markdown.js';
+import {
+  markdownFile,
+  readResultsOfDate,
+  resultFile,
+  writeBenchResult,
+  writeFormatted,
+} from '../report/result-file.js';
+import { runBackend } from '../run/run-backend.js';
+import { availableBackends } from './available-backends.js';
+import { childArguments, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
+
+/** Set in the environment of the per-backend processes, which then leave the printing to the parent. */
+const CHILD_VARIABLE = 'PARTONFIT_BENCH_CHILD';
+
+/** The built entry point, which the per-backend processes run. */
+const MAIN_SCRIPT = fileURLToPath(new URL('../main.js', import.meta.url));
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Writes `<date>.md` from every result of the date and returns its formatted text. */
+async function writeMarkdown(options: BenchOptions): Promise<string> {
+  const text = resultsMarkdown(await readResultsOfDate(options.out, options.date), options.date);
+  return writeFormatted(markdownFile(options.out, options.date), text);
+}
+
+async function runOneBackend(options: BenchOptions): Promise<number> {
+  const result = await runBackend(options, log);
+  const file = resultFile(options.out, options.date, result.backend.name);
+  await writeBenchResult(file, result);
+  log(`wrote ${file}`);
+  const markdown = await writeMarkdown(options);
+  if (process.env[CHILD_VARIABLE] !== '1') process.stdout.write(markdown);
+  return 0;
+}
+
+async function runEveryBackend(options: BenchOptions): Promise<number> {
+  const { available, unavailable } = await availableBackends(options.backends);
+  for (const { backend, reason } of unavailable) log(`[${backend}] not run: ${reason}`);
+  let failures = 0;
+  for (const [index, backend] of available.entries()) {
+    const child = spawnSync(
+      process.execPath,
+      [MAIN_SCRIPT, ...childArguments(options, backend, index === 0)],
+      { stdio: 'inherit', env: { ...process.env, [CHILD_VARIABLE]: '1' } },
+    );
+    if (child.status !== 0) {
+      failures += 1;
+      log(`[${backend}] failed (exit ${child.status ?? child.signal ?? 'unknown'})`);
+    }
+  }
+  if (available.length > failures) process.stdout.write(await writeMarkdown(options));
+  return failures === 0 && available.length > 0 ? 0 : 1;
+}
+
+/**
+ * `npm run bench`: parses the options; with `--backend`, measures that backend in this process;
+ * otherwise runs every available backend (or `--backends`) in its own process, one after the
+ * other, then prints the day's markdown tables. Returns the exit code.
+ */
+export async function runBench(argv: readonly string[]): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchOptions(argv);
+  } catch (error) {
+    if (!PartonfitError.isInstance(error)) throw error;
+    log(`bench: ${error.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  return options.backend === undefined ? runEveryBackend(options) : runOneBackend(options);
+}

@@ -1,0 +1,3 @@
+import { runBench } from './cli/run-bench.js';
+
+process.exitCode = await runBench(process.argv.slice(2));

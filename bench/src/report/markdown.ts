@@ -1,0 +1,212 @@
+import { COMPONENT_NAMES } from '../components/component-names.js';
+import type { SampleSummary } from '../stats/summary.js';
+import type { BenchResult, MeasuredConfiguration } from './result-schema.js';
+
+/** A number with 3 significant figures (no exponent), for tables. */
+export function formatNumber(value: number): string {
+  if (value === 0) return '0';
+  const magnitude = Math.abs(value);
+  if (magnitude >= 100) return Math.round(value).toString();
+  if (magnitude >= 10) return value.toFixed(1);
+  if (magnitude >= 1) return value.toFixed(2);
+  return value.toPrecision(2);
+}
+
+function spread(stats: SampleSummary): string {
+  return `${formatNumber(stats.median)} (${formatNumber(stats.p10)}–${formatNumber(stats.p90)})`;
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  if (rows.length === 0) return '_None measured._';
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function measured(result: BenchResult): MeasuredConfiguration[] {
+  return result.configurations.filter(
+    (configuration): configuration is MeasuredConfiguration => configuration.status === 'measured',
+  );
+}
+
+function stepTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    result.configurations.map((c) => {
+      const key = [result.backend.name, c.workload, String(c.replicas)];
+      if (c.status === 'skipped') return [...key, `skipped: ${c.reason}`, '', '', '', '', '', ''];
+      return [
+        ...key,
+        spread(c.stepMs),
+        formatNumber(c.usPerReplicaStep),
+        c.speedup === null ? '—' : formatNumber(c.speedup),
+        formatNumber(c.syncs.per100Steps),
+        c.tensors.flat ? 'yes' : 'NO',
+        formatNumber(c.firstStepMs),
+        formatNumber(c.rssPeakMb),
+      ];
+    }),
+  );
+  return table(
+    [
+      'backend',
+      'workload',
+      'R',
+      'ms/step median (p10–p90)',
+      'µs per replica-step',
+      't(R)/(R·t(1))',
+      'host syncs per 100 steps',
+      'tensors flat',
+      'first step ms',
+      'peak RSS MB',
+    ],
+    rows,
+  );
+}
+
+function componentTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    measured(result)
+      .filter((c) => c.components.length > 0)
+      .map((c) => {
+        const byName = new Map(c.components.map((component) => [component.name, component]));
+        const largest = [...c.components].sort((a, b) => b.stats.median - a.stats.median)[0];
+        return [
+          result.backend.name,
+          c.workload,
+          String(c.replicas),
+          ...COMPONENT_NAMES.map((name) => {
+            const component = byName.get(name);
+            return component === undefined ? '—' : formatNumber(component.stats.median);
+          }),
+          c.componentSumMs === null ? '—' : formatNumber(c.componentSumMs),
+          formatNumber(c.stepMs.median),
+          c.unaccountedMs === null ? '—' : formatNumber(c.unaccountedMs),
+          `${largest.name} (${Math.round((100 * largest.stats.median) / c.stepMs.median)} %)`,
+        ];
+      }),
+  );
+  return table(
+    ['backend', 'workload', 'R', ...COMPONENT_NAMES, 'Σ', 'step', 'unaccounted', 'largest'],
+    rows,
+  );
+}
+
+function ratioTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    result.ratios.map((ratio) => {
+      const key = [result.backend.name, ratio.workload, String(ratio.replicas), ratio.name];
+      if (ratio.status === 'skipped') return [...key, `skipped: ${ratio.reason}`, '', '', ''];
+      return [
+        ...key,
+        formatNumber(ratio.seedMs.median),
+        formatNumber(ratio.naiveMs.median),
+        `**${formatNumber(ratio.ratio)}×**`,
+        formatNumber(ratio.naiveSyncsPer100Steps),
+      ];
+    }),
+  );
+  return table(
+    [
+      'backend',
+      'workload',
+      'R',
+      'naive variant',
+      'seed ms/step',
+      'naive ms/step',
+      'naive / seed',
+      'naive syncs per 100 steps',
+    ],
+    rows,
+  );
+}
+
+function kernelLines(results: readonly BenchResult[]): string {
+  const lines = results.flatMap((result) =>
+    measured(result)
+      .filter((c) => c.profile !== null)
+      .map((c) => {
+        const kernels = (c.profile?.kernels ?? [])
+          .slice(0, 5)
+          .map((kernel) => `${kernel.kernel} ${formatNumber(kernel.ms)} ms ×${kernel.calls}`)
+          .join(', ');
+        return `- ${result.backend.name}, ${c.workload}, R = ${c.replicas}: ${kernels}`;
+      }),
+  );
+  return lines.length === 0 ? '_None measured._' : lines.join('\n');
+}
+
+function setupTable(results: readonly BenchResult[]): string {
+  const rows = results.map((result) => {
+    const setup = result.setup;
+    if (setup.status === 'skipped')
+      return [result.backend.name, `skipped: ${setup.reason}`, '', '', '', ''];
+    return [
+      result.backend.name,
+      setup.runcard,
+      String(setup.replicas),
+      String(setup.ndata),
+      formatNumber(setup.coldSeconds),
+      `${formatNumber(setup.cachedSeconds)}${setup.cacheHit ? '' : ' (NOT from the cache)'}`,
+    ];
+  });
+  return table(['backend', 'runcard', 'R', 'points', 'cold s', 'HDF5 cache s'], rows);
+}
+
+function crossCheckTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    measured(result)
+      .filter((c) => c.crossCheck !== null)
+      .map((c) => [
+        result.backend.name,
+        c.workload,
+        String(c.replicas),
+        formatNumber(c.stepMs.mean),
+        formatNumber(c.crossCheck?.msPerStep ?? 0),
+        String(c.crossCheck?.epochs ?? 0),
+        String(c.crossCheck?.hostReads ?? 0),
+      ]),
+  );
+  return table(
+    [
+      'backend',
+      'workload',
+      'R',
+      'bench loop mean ms/step',
+      'trainReplicas ms/epoch (2nd half)',
+      'epochs',
+      'trainReplicas host reads',
+    ],
+    rows,
+  );
+}
+
+/**
+ * The markdown report of one day's results (one per backend): tables of every measurement.
+ *
+ * @param date - the date in the title (default: the first result's `createdAt` day)
+ */
+export function resultsMarkdown(results: readonly BenchResult[], date?: string): string {
+  const first = results.at(0);
+  if (first === undefined) return '# partonfit benchmark\n\nNo results.\n';
+  const { machine, settings } = first;
+  const day = date ?? first.createdAt.slice(0, 10);
+  const budget = settings.budgetSeconds === null ? 'none' : `${settings.budgetSeconds} s`;
+  const sections = [
+    `# partonfit benchmark, ${day} (${settings.mode})`,
+    [
+      `Machine: ${machine.cpuModel}, ${machine.cores} cores, ${formatNumber(machine.memoryGb)} GB, ${machine.platform} ${machine.osRelease} ${machine.arch}; Node ${machine.node}, tfjs ${machine.tfjs}${machine.commit === null ? '' : `, commit ${machine.commit}`}.`,
+      `Load average (1 min) at start / end: ${results.map((result) => `${result.backend.name} ${formatNumber(result.machine.loadAverage.start[0])} / ${formatNumber(result.machine.loadAverage.end[0])}`).join(', ')}.`,
+      `Settings: ${settings.steps} measured steps after ${settings.warmup} warm-up, read-back every ${settings.logEvery} steps, budget per measurement ${budget}${settings.skip.length === 0 ? '' : `, skipped: ${settings.skip.join(', ')}`}.`,
+      ...first.workloads.map(
+        (workload) =>
+          `Workload \`${workload.name}\`: ${workload.description}; ${workload.ndata} data points in ${workload.datasets} datasets, ${workload.blocks.length} covariance blocks (largest ${Math.max(...workload.blocks)}), ${workload.integrationPoints}-point integration grid, network ${workload.network}, ${workload.split}.`,
+      ),
+    ].join('\n\n'),
+    `## Training step\n\n${stepTable(results)}`,
+    `## Step components, median ms (each forward + backward, in isolation)\n\n${componentTable(results)}`,
+    `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
+    `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,
+    `## Set-up: prepareFitInputs cold and from the HDF5 cache\n\n${setupTable(results)}`,
+    `## trainReplicas cross-check\n\n${crossCheckTable(results)}`,
+  ];
+  return `${sections.join('\n\n')}\n`;
+}

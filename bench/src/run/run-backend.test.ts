@@ -1,0 +1,116 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InputFileError, InvalidArgumentError } from '@partonfit/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBenchOptions } from '../cli/options.js';
+import { COMPONENT_NAMES } from '../components/component-names.js';
+import { resultsMarkdown } from '../report/markdown.js';
+import {
+  readBenchResult,
+  readResultsOfDate,
+  resultFile,
+  validateBenchResult,
+  writeBenchResult,
+} from '../report/result-file.js';
+import { RATIO_NAMES, type BenchResult } from '../report/result-schema.js';
+import { TINY_WORKLOAD } from '../workloads/workloads.fixture.js';
+import { runBackend } from './run-backend.js';
+
+describe('runBackend on the tiny workload', () => {
+  let folder = '';
+  let result: BenchResult;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'partonfit-bench-test-'));
+    const options = parseBenchOptions([
+      '--backend=cpu',
+      '--workloads=nnpdf40',
+      '--replicas=1,2',
+      '--ratio-replicas=2',
+      '--steps=2',
+      '--warmup=1',
+      '--skip=setup',
+      `--out=${folder}`,
+      '--date=2025-01-02',
+    ]);
+    result = await runBackend(
+      { ...options, workloads: ['tiny'], ratioWorkloads: ['tiny'] },
+      () => undefined,
+      {
+        tiny: TINY_WORKLOAD,
+      },
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('should measure every replica count with the step’s statistics, syncs and memory', () => {
+    expect(result.backend.name).toBe('cpu');
+    expect(result.settings).toMatchObject({ mode: 'full', steps: 2, warmup: 1, replicas: [1, 2] });
+    expect(result.workloads.map((workload) => [workload.name, workload.ndata])).toEqual([
+      ['tiny', 18],
+    ]);
+    const [one, two] = result.configurations;
+    if (one.status !== 'measured' || two.status !== 'measured') throw new Error('skipped');
+    expect(one.stepMs.count).toBe(2);
+    expect(one.speedup).toBe(1);
+    expect(two.speedup).toBeCloseTo(two.stepMs.median / (2 * one.stepMs.median), 12);
+    expect(two.usPerReplicaStep).toBeCloseTo((1000 * two.stepMs.median) / 2, 9);
+    // four stopping arrays and the stacked χ² at each read-back, none inside a step
+    expect(two.syncs).toEqual({ logEvery: 100, perStep: 0, perReadBack: 5, per100Steps: 5 });
+    expect(two.tensors.flat).toBe(true);
+    expect(two.tensors.leakedAfterDispose).toBe(0);
+    expect(two.components.map((component) => component.name)).toEqual(COMPONENT_NAMES);
+    expect(two.crossCheck?.epochs).toBe(4);
+    expect(two.profile?.kernels.length).toBeGreaterThan(0);
+  });
+
+  it('should measure the five naive variants at the ratio replica count only', () => {
+    expect(result.ratios.map((ratio) => [ratio.name, ratio.replicas, ratio.status])).toEqual(
+      RATIO_NAMES.map((name) => [name, 2, 'measured']),
+    );
+    const readBack = result.ratios.find((ratio) => ratio.name === 'readBackEveryStep');
+    if (readBack?.status !== 'measured') throw new Error('skipped');
+    expect(readBack.naiveSyncsPer100Steps).toBe(500);
+    expect(readBack.ratio).toBeCloseTo(readBack.naiveMs.median / readBack.seedMs.median, 12);
+  });
+
+  it('should write a result that reads back equal and validates against the schema', async () => {
+    const file = resultFile(folder, '2025-01-02', result.backend.name);
+    await writeBenchResult(file, result);
+    expect(await readBenchResult(file)).toEqual(result);
+    expect(await readResultsOfDate(folder, '2025-01-02')).toEqual([result]);
+  });
+
+  it('should reject a result with a missing field, naming the file and the key', async () => {
+    const broken = structuredClone(result) as unknown as { configurations: { stepMs: object }[] };
+    broken.configurations[0].stepMs = {};
+    expect(() => validateBenchResult(broken, 'r.json')).toThrow(InputFileError);
+    expect(() => validateBenchResult(broken, 'r.json')).toThrow(
+      /^r\.json: configurations\.0\.stepMs\.count: not a partonfit benchmark result/,
+    );
+    const file = join(folder, 'bad.json');
+    await writeFile(file, '{"schemaVersion": 1');
+    await expect(readBenchResult(file)).rejects.toThrow(`${file}: not JSON`);
+  });
+
+  it('should tabulate every configuration, component and ratio in the markdown', () => {
+    const markdown = resultsMarkdown([result]);
+    expect(markdown).toMatch(/^# partonfit benchmark, \d{4}-\d{2}-\d{2} \(full\)/);
+    expect(markdown).toContain('| cpu | tiny | 1 | ');
+    expect(markdown).toContain('| cpu | tiny | 2 | readBackEveryStep | ');
+    expect(markdown.match(/^\| cpu \| tiny \| 2 \|/gm)).toHaveLength(
+      1 + 1 + RATIO_NAMES.length + 1,
+    );
+  });
+
+  it('should reject a workload it does not know', async () => {
+    const options = parseBenchOptions(['--backend=cpu', '--skip=setup']);
+    await expect(
+      runBackend({ ...options, workloads: ['lhc'] }, () => undefined, { tiny: TINY_WORKLOAD }),
+    ).rejects.toThrow(InvalidArgumentError);
+  });
+});

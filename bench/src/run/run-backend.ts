@@ -1,0 +1,177 @@
+import { initBackend, InvalidArgumentError, type BackendRequest } from '@partonfit/core';
+import { gaussIntegrationGrid, type IntegrationGrid } from '@partonfit/layers';
+import type { BenchOptions } from '../cli/options.js';
+import {
+  RESULT_SCHEMA_VERSION,
+  type BenchResult,
+  type ConfigurationResult,
+  type RatioResult,
+  type SetupResult,
+  type WorkloadResult,
+} from '../report/result-schema.js';
+import { measureSetupTime, setupRuncardFile } from '../setup-time/setup-time.js';
+import { buildWorkload, type BenchWorkload } from '../workloads/build-workload.js';
+import { firstReplicas } from '../workloads/first-replicas.js';
+import type { WorkloadSpec } from '../workloads/workload-spec.js';
+import { WORKLOADS } from '../workloads/workloads.js';
+import { loadAverage, machineInfo } from './machine.js';
+import { measureConfiguration } from './measure-configuration.js';
+import { wasmMemoryProblem } from './wasm-memory.js';
+
+/** Integration points of the sum rules: the trainer's default 100-point Gauss–Legendre grid. */
+export const INTEGRATION_POINTS = 100;
+
+function workloadEntry(workload: BenchWorkload, integration: IntegrationGrid): WorkloadResult {
+  const { spec, counts, runcard } = workload;
+  const { parameters } = runcard;
+  return {
+    name: spec.name,
+    description: spec.description,
+    ndata: workload.inputs.ndata,
+    disPoints: counts.dis,
+    hadronicPoints: counts.hadronic,
+    lagrangePoints: counts.lagrange,
+    datasets: spec.datasets.length,
+    blocks: [...counts.blocks],
+    xNodes: workload.inputs.xGrid.length,
+    integrationPoints: integration.x.length,
+    network: `2-${parameters.nodes_per_layer.join('-')} (${parameters.activation_per_layer.join(', ')}), ${parameters.optimizer.optimizer_name}`,
+    split: `diagonal basis, ${Math.round(100 * runcard.diagonal_frac)} % of the eigenmodes for training`,
+    buildSeconds: workload.buildSeconds,
+  };
+}
+
+async function setupEntry(options: BenchOptions): Promise<SetupResult> {
+  if (options.skip.has('setup')) return { status: 'skipped', reason: '--skip setup' };
+  try {
+    const timing = await measureSetupTime(setupRuncardFile(), Math.max(...options.replicas));
+    return { status: 'measured', ...timing };
+  } catch (error) {
+    return { status: 'skipped', reason: `failed: ${String(error)}` };
+  }
+}
+
+/** median(R) / (R × median(1)) for every measured configuration of a workload with a measured R = 1. */
+function withSpeedups(configurations: ConfigurationResult[]): ConfigurationResult[] {
+  const single = new Map<string, number>();
+  for (const c of configurations) {
+    if (c.status === 'measured' && c.replicas === 1) single.set(c.workload, c.stepMs.median);
+  }
+  return configurations.map((c) => {
+    const one = single.get(c.workload);
+    if (c.status !== 'measured' || one === undefined) return c;
+    return { ...c, speedup: c.stepMs.median / (c.replicas * one) };
+  });
+}
+
+/**
+ * Runs the whole benchmark on one backend in this process (`options.backend`): set-up time, then
+ * for every workload and replica count (ascending) the configuration's measurements, skipping a
+ * replica count whose projected time (linear in R from the last measured one) exceeds the budget.
+ *
+ * @param log - progress lines
+ * @param workloadSpecs - the workloads `options.workloads` names (default {@link WORKLOADS})
+ * @throws BackendUnavailableError - when the backend cannot be loaded
+ * @throws InvalidArgumentError - for a workload name that `workloadSpecs` lacks
+ */
+export async function runBackend(
+  options: BenchOptions,
+  log: (line: string) => void,
+  workloadSpecs: Readonly<Record<string, WorkloadSpec>> = WORKLOADS,
+): Promise<BenchResult> {
+  const start = performance.now();
+  const loadStart = loadAverage();
+  if (options.backend === undefined) {
+    throw new InvalidArgumentError({ argument: '--backend', problem: 'expected a backend name' });
+  }
+  const selection = await initBackend(options.backend as BackendRequest);
+  const prefix = (line: string) => {
+    log(`[${selection.backend}] ${line}`);
+  };
+  const integration = gaussIntegrationGrid(INTEGRATION_POINTS);
+  const setup = await setupEntry(options);
+  const workloads: WorkloadResult[] = [];
+  let configurations: ConfigurationResult[] = [];
+  const ratios: RatioResult[] = [];
+  const maxReplicas = Math.max(...options.replicas);
+  for (const name of options.workloads) {
+    const spec = workloadSpecs[name] as WorkloadSpec | undefined;
+    if (spec === undefined) {
+      throw new InvalidArgumentError({
+        argument: '--workloads',
+        problem: `unknown workload '${name}'; expected one of ${Object.keys(workloadSpecs).join(', ')}`,
+      });
+    }
+    prefix(`building ${name} for ${maxReplicas} replicas`);
+    const workload = buildWorkload(
+      spec,
+      Array.from({ length: maxReplicas }, (_, r) => r + 1),
+    );
+    workloads.push(workloadEntry(workload, integration));
+    let reference: { replicas: number; median: number } | undefined;
+    for (const replicas of options.replicas) {
+      const projected =
+        reference === undefined
+          ? 0
+          : (((reference.median * replicas) / reference.replicas) *
+              (options.warmup + options.steps)) /
+            1000;
+      const memory =
+        selection.backend === 'wasm' ? wasmMemoryProblem(workload.inputs, replicas) : undefined;
+      if (memory !== undefined) {
+        prefix(`${name} R=${replicas}: skipped (${memory})`);
+        configurations.push({ workload: name, replicas, status: 'skipped', reason: memory });
+        continue;
+      }
+      if (projected > options.budgetSeconds) {
+        const reason = `projected ${projected.toFixed(0)} s from R = ${reference?.replicas} (linear in R) exceeds the budget of ${options.budgetSeconds} s`;
+        prefix(`${name} R=${replicas}: skipped (${reason})`);
+        configurations.push({ workload: name, replicas, status: 'skipped', reason });
+        continue;
+      }
+      const outcome = await measureConfiguration({
+        workload,
+        inputs: firstReplicas(workload.inputs, replicas),
+        integration,
+        options,
+        ratios: options.ratioReplicas.includes(replicas) && options.ratioWorkloads.includes(name),
+        log: prefix,
+      });
+      configurations.push(outcome.configuration);
+      ratios.push(...outcome.ratios);
+      if (outcome.configuration.status === 'measured') {
+        reference = { replicas, median: outcome.configuration.stepMs.median };
+      }
+    }
+  }
+  configurations = withSpeedups(configurations);
+  const machine = machineInfo(loadStart);
+  return {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    createdAt: new Date().toISOString(),
+    backend: {
+      name: selection.backend,
+      packageName: selection.packageName,
+      runsOn: selection.runsOn,
+    },
+    machine: { ...machine, loadAverage: { start: loadStart, end: loadAverage() } },
+    settings: {
+      mode: options.mode,
+      steps: options.steps,
+      warmup: options.warmup,
+      logEvery: options.logEvery,
+      replicas: [...options.replicas],
+      ratioReplicas: [...options.ratioReplicas],
+      ratioWorkloads: [...options.ratioWorkloads],
+      workloads: [...options.workloads],
+      budgetSeconds: Number.isFinite(options.budgetSeconds) ? options.budgetSeconds : null,
+      skip: [...options.skip],
+    },
+    workloads,
+    setup,
+    configurations,
+    ratios,
+    peakRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20,
+    totalSeconds: (performance.now() - start) / 1000,
+  };
+}

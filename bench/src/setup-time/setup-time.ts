@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadRuncard } from '@partonfit/core';
+import { prepareFitInputs } from '@partonfit/fktables';
+
+/** The repository's `examples/` folder (from `bench/src/setup-time/` and `bench/dist/setup-time/`). */
+export const EXAMPLES_FOLDER = fileURLToPath(new URL('../../../examples/', import.meta.url));
+
+/** `../shared/data` beside the repository, which `examples/real-data.yml` reads. */
+export const SHARED_DATA_FOLDER = fileURLToPath(
+  new URL('../../../../shared/data/', import.meta.url),
+);
+
+/** The files `examples/real-data.yml` needs from the shared data. */
+const REAL_DATA_FILES = [
+  'bundles/HERACOMBCCEM.npz',
+  'bundles/HERACOMBNCEP920.npz',
+  'bundles/SLACP.npz',
+  'theory_200/fastkernel/FK_ATLASTTBARTOT13TEV.dat',
+  'theory_200/fastkernel/FK_POSXDQ.dat',
+  'lhapdf/NNPDF40_nnlo_as_01180',
+];
+
+/**
+ * The runcard to time the set-up on: `examples/real-data.yml` (real NNPDF inputs, t0 covariance)
+ * when the shared data it reads are present, else the embedded closure `examples/closure.yml`.
+ */
+export function setupRuncardFile(sharedData = SHARED_DATA_FOLDER): string {
+  const real = REAL_DATA_FILES.every((file) => existsSync(join(sharedData, file)));
+  return join(EXAMPLES_FOLDER, real ? 'real-data.yml' : 'closure.yml');
+}
+
+/** Set-up time of a runcard's fit inputs, cold and from the HDF5 cache. */
+export interface SetupTiming {
+  /** The runcard, relative to the repository. */
+  readonly runcard: string;
+  /** Number of replicas prepared. */
+  readonly replicas: number;
+  /** Data points of the fit. */
+  readonly ndata: number;
+  /** `prepareFitInputs` with an empty cache: read, cut, covariance, pseudodata, split, cache write. */
+  readonly coldSeconds: number;
+  /** `prepareFitInputs` again: read back from the HDF5 cache. */
+  readonly cachedSeconds: number;
+  /** Whether the second call did come from the cache. */
+  readonly cacheHit: boolean;
+}
+
+/**
+ * Times `prepareFitInputs` on a runcard twice with a fresh cache folder: cold (built and cached)
+ * and warm (read from the HDF5 cache). The runcard is loaded before either timing.
+ */
+export async function measureSetupTime(
+  runcardFile: string,
+  replicas: number,
+): Promise<SetupTiming> {
+  const { runcard } = await loadRuncard(runcardFile);
+  const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-bench-cache-'));
+  const chosen = Array.from({ length: replicas }, (_, r) => r + 1);
+  try {
+    const options = { runcardFile, replicas: chosen, cacheFolder };
+    const cold = await prepareFitInputs(runcard, options);
+    const cached = await prepareFitInputs(runcard, options);
+    return {
+      runcard: runcardFile.slice(runcardFile.lastIndexOf('examples')),
+      replicas,
+      ndata: cold.inputs.ndata,
+      coldSeconds: cold.seconds,
+      cachedSeconds: cached.seconds,
+      cacheHit: cached.cached,
+    };
+  } finally {
+    await rm(cacheFolder, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,42 @@
+import * as tf from '@tensorflow/tfjs-core';
+import type { FitInputs } from '@partonfit/fktables';
+import type { TrainingParts } from '@partonfit/trainer';
+import type { BenchStep } from './bench-step.js';
+import { disposeLosses, optimiseStep } from './optimise-step.js';
+import { seedStep } from './seed-step.js';
+
+/**
+ * Naive variant of seed 000's "one model, three losses": as upstream's separate validation model,
+ * every step runs a second forward pass — the PDF and every observable again, outside the
+ * gradient tape — and the stopping takes the validation losses from that pass instead of from the
+ * training pass's predictions.
+ */
+export function secondPassValidationStep(parts: TrainingParts, inputs: FitInputs): BenchStep {
+  const { model, objective } = parts;
+  const base = seedStep(parts, inputs);
+  return {
+    run(epoch) {
+      tf.tidy(() => {
+        const losses = optimiseStep(
+          parts,
+          epoch,
+          () => objective.losses(model.forward()),
+          (training) => {
+            const validation = objective.losses(model.forward());
+            return {
+              training: training.training,
+              validation: validation.validation,
+              validationChi2PerPoint: validation.validationChi2PerPoint,
+              positivity: validation.positivity,
+            };
+          },
+        );
+        disposeLosses(losses);
+      });
+    },
+    readBack: () => base.readBack(),
+    dispose: () => {
+      base.dispose();
+    },
+  };
+}

@@ -1,0 +1,424 @@
+// The N-API surface of the native backend: every function works on the typed arrays that hold
+// the tensors (inputs read in place, the output written into a caller-allocated array) and
+// checks the lengths it is given before touching memory.
+#include <napi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "blas.h"
+#include "elementwise.h"
+#include "layout.h"
+#include "matmul.h"
+#include "reduce.h"
+#include "thread_pool.h"
+
+namespace partonfit {
+
+namespace {
+
+BlasInfo& blas_info() {
+  static BlasInfo info = configure_blas();
+  return info;
+}
+
+[[noreturn]] void fail(const Napi::Env& env, const std::string& message) {
+  throw Napi::RangeError::New(env, "partonfit native: " + message);
+}
+
+template <class T>
+struct ArrayView {
+  T* data = nullptr;
+  int64_t length = 0;
+};
+
+// A typed array argument of the given element type (napi_float32_array, ...).
+template <class T>
+ArrayView<T> typed_array(const Napi::CallbackInfo& info, size_t index, napi_typedarray_type type,
+                         const char* name) {
+  const Napi::Value value = info[index];
+  if (!value.IsTypedArray() || value.As<Napi::TypedArray>().TypedArrayType() != type) {
+    fail(info.Env(), std::string(name) + " has the wrong array type");
+  }
+  Napi::TypedArray array = value.As<Napi::TypedArray>();
+  auto* base = static_cast<uint8_t*>(array.ArrayBuffer().Data());
+  return {reinterpret_cast<T*>(base + array.ByteOffset()),
+          static_cast<int64_t>(array.ElementLength())};
+}
+
+// Any typed array of 4-byte elements (float32, int32, uint32), as raw bits.
+ArrayView<uint32_t> four_byte_array(const Napi::CallbackInfo& info, size_t index,
+                                    const char* name) {
+  const Napi::Value value = info[index];
+  if (!value.IsTypedArray()) fail(info.Env(), std::string(name) + " is not a typed array");
+  Napi::TypedArray array = value.As<Napi::TypedArray>();
+  const napi_typedarray_type type = array.TypedArrayType();
+  if (type != napi_float32_array && type != napi_int32_array && type != napi_uint32_array) {
+    fail(info.Env(), std::string(name) + " must have 4-byte elements");
+  }
+  auto* base = static_cast<uint8_t*>(array.ArrayBuffer().Data());
+  return {reinterpret_cast<uint32_t*>(base + array.ByteOffset()),
+          static_cast<int64_t>(array.ElementLength())};
+}
+
+ArrayView<float> floats(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  return typed_array<float>(info, index, napi_float32_array, name);
+}
+
+ArrayView<int32_t> ints(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  return typed_array<int32_t>(info, index, napi_int32_array, name);
+}
+
+int64_t integer(const Napi::CallbackInfo& info, size_t index, const char* name) {
+  if (!info[index].IsNumber()) fail(info.Env(), std::string(name) + " is not a number");
+  return info[index].As<Napi::Number>().Int64Value();
+}
+
+// The product of a shape's dimensions, after checking that it is a valid shape.
+int64_t shape_size(const Napi::Env& env, const ArrayView<int32_t>& shape, const char* name) {
+  if (shape.length > kMaxRank) fail(env, std::string(name) + " has rank above 8");
+  int64_t size = 1;
+  for (int64_t d = 0; d < shape.length; ++d) {
+    if (shape.data[d] < 0) fail(env, std::string(name) + " has a negative dimension");
+    size *= shape.data[d];
+  }
+  return size;
+}
+
+void require_length(const Napi::Env& env, int64_t actual, int64_t expected, const char* name) {
+  if (actual < expected) {
+    fail(env, std::string(name) + " holds " + std::to_string(actual) + " elements, needs " +
+                  std::to_string(expected));
+  }
+}
+
+// Optional Int32Array: null/undefined gives a null pointer.
+const int32_t* optional_ints(const Napi::CallbackInfo& info, size_t index, int64_t needed,
+                             const char* name) {
+  if (info[index].IsNull() || info[index].IsUndefined()) return nullptr;
+  const ArrayView<int32_t> view = ints(info, index, name);
+  require_length(info.Env(), view.length, needed, name);
+  return view.data;
+}
+
+Napi::Value Info(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const BlasInfo& blas = blas_info();
+  Napi::Object result = Napi::Object::New(env);
+  result.Set("blas", blas.library);
+  result.Set("blasCore", blas.core);
+  result.Set("blasConfig", blas.config);
+  result.Set("blasThreads", blas.threads);
+  result.Set("threads", ThreadPool::instance().threads());
+  return result;
+}
+
+// matMul(a, b, out, batch, m, n, k, transposeA, transposeB, aIndex, bIndex, aMatrices,
+//        bMatrices, bias, biasIndex, biasColumnStride, activation, alpha)
+Napi::Value MatMul(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 18) fail(env, "matMul takes 18 arguments");
+  MatMulProblem p;
+  const ArrayView<float> a = floats(info, 0, "a");
+  const ArrayView<float> b = floats(info, 1, "b");
+  const ArrayView<float> out = floats(info, 2, "out");
+  p.batch = integer(info, 3, "batch");
+  p.m = integer(info, 4, "m");
+  p.n = integer(info, 5, "n");
+  p.k = integer(info, 6, "k");
+  p.transpose_a = info[7].ToBoolean().Value();
+  p.transpose_b = info[8].ToBoolean().Value();
+  p.a_matrices = integer(info, 11, "aMatrices");
+  p.b_matrices = integer(info, 12, "bMatrices");
+  if (p.batch < 0 || p.m < 0 || p.n < 0 || p.k < 0 || p.a_matrices < 1 || p.b_matrices < 1) {
+    fail(env, "matMul: negative size or no matrices");
+  }
+  p.a_index = optional_ints(info, 9, p.batch, "aIndex");
+  p.b_index = optional_ints(info, 10, p.batch, "bIndex");
+  for (int64_t i = 0; p.a_index != nullptr && i < p.batch; ++i) {
+    if (p.a_index[i] < 0 || p.a_index[i] >= p.a_matrices) fail(env, "aIndex out of range");
+  }
+  for (int64_t i = 0; p.b_index != nullptr && i < p.batch; ++i) {
+    if (p.b_index[i] < 0 || p.b_index[i] >= p.b_matrices) fail(env, "bIndex out of range");
+  }
+  if (p.a_index == nullptr && p.a_matrices != 1 && p.a_matrices != p.batch) {
+    fail(env, "aMatrices must be 1 or batch without aIndex");
+  }
+  if (p.b_index == nullptr && p.b_matrices != 1 && p.b_matrices != p.batch) {
+    fail(env, "bMatrices must be 1 or batch without bIndex");
+  }
+  require_length(env, a.length, p.a_matrices * p.m * p.k, "a");
+  require_length(env, b.length, p.b_matrices * p.k * p.n, "b");
+  require_length(env, out.length, p.batch * p.m * p.n, "out");
+  p.a = a.data;
+  p.b = b.data;
+  p.out = out.data;
+
+  MatMulEpilogue epilogue;
+  if (!info[13].IsNull() && !info[13].IsUndefined()) {
+    const ArrayView<float> bias = floats(info, 13, "bias");
+    epilogue.bias_column_stride = integer(info, 15, "biasColumnStride") == 0 ? 0 : 1;
+    const int64_t row = epilogue.bias_column_stride == 0 ? 1 : p.n;
+    epilogue.bias_index = optional_ints(info, 14, p.batch, "biasIndex");
+    int64_t rows = 1;
+    for (int64_t i = 0; epilogue.bias_index != nullptr && i < p.batch; ++i) {
+      if (epilogue.bias_index[i] < 0) fail(env, "biasIndex out of range");
+      rows = std::max<int64_t>(rows, epilogue.bias_index[i] + 1);
+    }
+    require_length(env, bias.length, rows * row, "bias");
+    epilogue.bias = bias.data;
+  }
+  const int64_t activation = integer(info, 16, "activation");
+  if (activation < 0 || activation >= kUnaryOpCount) fail(env, "unknown activation");
+  epilogue.activation = static_cast<UnaryOp>(activation);
+  epilogue.alpha = static_cast<float>(info[17].ToNumber().DoubleValue());
+  matmul(p, epilogue);
+  return env.Undefined();
+}
+
+// Checks that a and b broadcast to out_shape and that every array is long enough.
+void check_broadcast(const Napi::Env& env, const ArrayView<float>& a,
+                     const ArrayView<int32_t>& a_shape, const ArrayView<float>& b,
+                     const ArrayView<int32_t>& b_shape, int64_t out_length,
+                     const ArrayView<int32_t>& out_shape) {
+  require_length(env, a.length, shape_size(env, a_shape, "aShape"), "a");
+  require_length(env, b.length, shape_size(env, b_shape, "bShape"), "b");
+  require_length(env, out_length, shape_size(env, out_shape, "outShape"), "out");
+  if (a_shape.length > out_shape.length || b_shape.length > out_shape.length) {
+    fail(env, "operand rank above the output rank");
+  }
+  for (int64_t d = 0; d < out_shape.length; ++d) {
+    const int64_t a_d = d - (out_shape.length - a_shape.length);
+    const int64_t b_d = d - (out_shape.length - b_shape.length);
+    const int32_t dim = out_shape.data[d];
+    if ((a_d >= 0 && a_shape.data[a_d] != dim && a_shape.data[a_d] != 1) ||
+        (b_d >= 0 && b_shape.data[b_d] != dim && b_shape.data[b_d] != 1)) {
+      fail(env, "shapes do not broadcast to the output shape");
+    }
+  }
+}
+
+// unary(op, alpha, x, out)
+Napi::Value Unary(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const int64_t op = integer(info, 0, "op");
+  if (op < 0 || op >= kUnaryOpCount) fail(env, "unknown unary op");
+  const float alpha = static_cast<float>(info[1].ToNumber().DoubleValue());
+  const ArrayView<float> x = floats(info, 2, "x");
+  const ArrayView<float> out = floats(info, 3, "out");
+  require_length(env, out.length, x.length, "out");
+  unary(static_cast<UnaryOp>(op), alpha, x.data, out.data, x.length);
+  return env.Undefined();
+}
+
+// binary(op, a, aShape, b, bShape, out, outShape)
+Napi::Value Binary(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const int64_t op = integer(info, 0, "op");
+  if (op < 0 || op >= kBinaryOpCount) fail(env, "unknown binary op");
+  const ArrayView<float> a = floats(info, 1, "a");
+  const ArrayView<int32_t> a_shape = ints(info, 2, "aShape");
+  const ArrayView<float> b = floats(info, 3, "b");
+  const ArrayView<int32_t> b_shape = ints(info, 4, "bShape");
+  const ArrayView<float> out = floats(info, 5, "out");
+  const ArrayView<int32_t> out_shape = ints(info, 6, "outShape");
+  check_broadcast(env, a, a_shape, b, b_shape, out.length, out_shape);
+  binary(static_cast<BinaryOp>(op), a.data, a_shape.data, static_cast<int>(a_shape.length),
+         b.data, b_shape.data, static_cast<int>(b_shape.length), out.data, out_shape.data,
+         static_cast<int>(out_shape.length));
+  return env.Undefined();
+}
+
+// compare(op, a, aShape, b, bShape, out, outShape)
+Napi::Value Compare(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const int64_t op = integer(info, 0, "op");
+  if (op < 0 || op >= kCompareOpCount) fail(env, "unknown comparison");
+  const ArrayView<float> a = floats(info, 1, "a");
+  const ArrayView<int32_t> a_shape = ints(info, 2, "aShape");
+  const ArrayView<float> b = floats(info, 3, "b");
+  const ArrayView<int32_t> b_shape = ints(info, 4, "bShape");
+  const ArrayView<uint8_t> out = typed_array<uint8_t>(info, 5, napi_uint8_array, "out");
+  const ArrayView<int32_t> out_shape = ints(info, 6, "outShape");
+  check_broadcast(env, a, a_shape, b, b_shape, out.length, out_shape);
+  compare(static_cast<CompareOp>(op), a.data, a_shape.data, static_cast<int>(a_shape.length),
+          b.data, b_shape.data, static_cast<int>(b_shape.length), out.data, out_shape.data,
+          static_cast<int>(out_shape.length));
+  return env.Undefined();
+}
+
+// select(condition, t, e, out)
+Napi::Value Select(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const ArrayView<uint8_t> condition = typed_array<uint8_t>(info, 0, napi_uint8_array, "condition");
+  const ArrayView<float> t = floats(info, 1, "t");
+  const ArrayView<float> e = floats(info, 2, "e");
+  const ArrayView<float> out = floats(info, 3, "out");
+  require_length(env, condition.length, out.length, "condition");
+  require_length(env, t.length, out.length, "t");
+  require_length(env, e.length, out.length, "e");
+  select(condition.data, t.data, e.data, out.data, out.length);
+  return env.Undefined();
+}
+
+// reduce(op, x, outer, reduced, inner, out)
+Napi::Value Reduce(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const int64_t op = integer(info, 0, "op");
+  if (op < 0 || op >= kReduceOpCount) fail(env, "unknown reduction");
+  const ArrayView<float> x = floats(info, 1, "x");
+  const int64_t outer = integer(info, 2, "outer");
+  const int64_t reduced = integer(info, 3, "reduced");
+  const int64_t inner = integer(info, 4, "inner");
+  const ArrayView<float> out = floats(info, 5, "out");
+  if (outer < 0 || reduced < 0 || inner < 0) fail(env, "reduce: negative size");
+  require_length(env, x.length, outer * reduced * inner, "x");
+  require_length(env, out.length, outer * inner, "out");
+  reduce(static_cast<ReduceOp>(op), x.data, outer, reduced, inner, out.data);
+  return env.Undefined();
+}
+
+// transpose(x, shape, perm, out)
+Napi::Value Transpose(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const ArrayView<uint32_t> x = four_byte_array(info, 0, "x");
+  const ArrayView<int32_t> shape = ints(info, 1, "shape");
+  const ArrayView<int32_t> perm = ints(info, 2, "perm");
+  const ArrayView<uint32_t> out = four_byte_array(info, 3, "out");
+  const int64_t size = shape_size(env, shape, "shape");
+  if (perm.length != shape.length) fail(env, "perm and shape differ in rank");
+  bool seen[kMaxRank] = {};
+  for (int64_t d = 0; d < perm.length; ++d) {
+    if (perm.data[d] < 0 || perm.data[d] >= perm.length || seen[perm.data[d]]) {
+      fail(env, "perm is not a permutation");
+    }
+    seen[perm.data[d]] = true;
+  }
+  require_length(env, x.length, size, "x");
+  require_length(env, out.length, size, "out");
+  transpose(x.data, shape.data, perm.data, static_cast<int>(shape.length), out.data);
+  return env.Undefined();
+}
+
+// concat(inputs, rowLengths, outer, out)
+Napi::Value Concat(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (!info[0].IsArray()) fail(env, "inputs is not an array");
+  const Napi::Array list = info[0].As<Napi::Array>();
+  const ArrayView<int32_t> row_lengths = ints(info, 1, "rowLengths");
+  const int64_t outer = integer(info, 2, "outer");
+  const ArrayView<uint32_t> out = four_byte_array(info, 3, "out");
+  const uint32_t count = list.Length();
+  if (row_lengths.length != count) fail(env, "one row length per input");
+  if (outer < 0) fail(env, "concat: negative size");
+  std::vector<const uint32_t*> inputs(count);
+  std::vector<int64_t> lengths(count);
+  int64_t row = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const Napi::Value item = list.Get(i);
+    if (!item.IsTypedArray()) fail(env, "concat input is not a typed array");
+    Napi::TypedArray array = item.As<Napi::TypedArray>();
+    if (array.TypedArrayType() != napi_float32_array && array.TypedArrayType() != napi_int32_array) {
+      fail(env, "concat input must have 4-byte elements");
+    }
+    if (row_lengths.data[i] < 0) fail(env, "concat: negative row length");
+    lengths[i] = row_lengths.data[i];
+    require_length(env, static_cast<int64_t>(array.ElementLength()), outer * lengths[i], "input");
+    auto* base = static_cast<uint8_t*>(array.ArrayBuffer().Data());
+    inputs[i] = reinterpret_cast<const uint32_t*>(base + array.ByteOffset());
+    row += lengths[i];
+  }
+  require_length(env, out.length, outer * row, "out");
+  concat(inputs.data(), lengths.data(), static_cast<int>(count), outer, out.data);
+  return env.Undefined();
+}
+
+// slice(x, shape, begin, size, out)
+Napi::Value Slice(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const ArrayView<uint32_t> x = four_byte_array(info, 0, "x");
+  const ArrayView<int32_t> shape = ints(info, 1, "shape");
+  const ArrayView<int32_t> begin = ints(info, 2, "begin");
+  const ArrayView<int32_t> size = ints(info, 3, "size");
+  const ArrayView<uint32_t> out = four_byte_array(info, 4, "out");
+  if (begin.length != shape.length || size.length != shape.length) {
+    fail(env, "begin, size and shape differ in rank");
+  }
+  require_length(env, x.length, shape_size(env, shape, "shape"), "x");
+  require_length(env, out.length, shape_size(env, size, "size"), "out");
+  for (int64_t d = 0; d < shape.length; ++d) {
+    if (begin.data[d] < 0 || size.data[d] < 0 ||
+        static_cast<int64_t>(begin.data[d]) + size.data[d] > shape.data[d]) {
+      fail(env, "slice out of bounds");
+    }
+  }
+  slice(x.data, shape.data, begin.data, size.data, static_cast<int>(shape.length), out.data);
+  return env.Undefined();
+}
+
+// pad(x, shape, before, outShape, value, out)
+Napi::Value Pad(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  const ArrayView<uint32_t> x = four_byte_array(info, 0, "x");
+  const ArrayView<int32_t> shape = ints(info, 1, "shape");
+  const ArrayView<int32_t> before = ints(info, 2, "before");
+  const ArrayView<int32_t> out_shape = ints(info, 3, "outShape");
+  const double value = info[4].ToNumber().DoubleValue();
+  const ArrayView<uint32_t> out = four_byte_array(info, 5, "out");
+  if (before.length != shape.length || out_shape.length != shape.length) {
+    fail(env, "before, outShape and shape differ in rank");
+  }
+  require_length(env, x.length, shape_size(env, shape, "shape"), "x");
+  require_length(env, out.length, shape_size(env, out_shape, "outShape"), "out");
+  for (int64_t d = 0; d < shape.length; ++d) {
+    if (before.data[d] < 0 ||
+        static_cast<int64_t>(before.data[d]) + shape.data[d] > out_shape.data[d]) {
+      fail(env, "pad: the input does not fit in the output");
+    }
+  }
+  // The fill value in the output's element type.
+  uint32_t fill = 0;
+  if (info[5].As<Napi::TypedArray>().TypedArrayType() == napi_float32_array) {
+    const float as_float = static_cast<float>(value);
+    std::memcpy(&fill, &as_float, sizeof fill);
+  } else {
+    const int32_t as_int = static_cast<int32_t>(value);
+    std::memcpy(&fill, &as_int, sizeof fill);
+  }
+  pad(x.data, shape.data, before.data, out_shape.data, static_cast<int>(shape.length), fill,
+      out.data);
+  return env.Undefined();
+}
+
+}  // namespace
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  blas_info();
+  exports.Set("info", Napi::Function::New(env, Info, "info"));
+  exports.Set("matMul", Napi::Function::New(env, MatMul, "matMul"));
+  exports.Set("unary", Napi::Function::New(env, Unary, "unary"));
+  exports.Set("binary", Napi::Function::New(env, Binary, "binary"));
+  exports.Set("compare", Napi::Function::New(env, Compare, "compare"));
+  exports.Set("select", Napi::Function::New(env, Select, "select"));
+  exports.Set("reduce", Napi::Function::New(env, Reduce, "reduce"));
+  exports.Set("transpose", Napi::Function::New(env, Transpose, "transpose"));
+  exports.Set("concat", Napi::Function::New(env, Concat, "concat"));
+  exports.Set("slice", Napi::Function::New(env, Slice, "slice"));
+  exports.Set("pad", Napi::Function::New(env, Pad, "pad"));
+  return exports;
+}
+
+}  // namespace partonfit
+
+namespace {
+
+Napi::Object InitAddon(Napi::Env env, Napi::Object exports) {
+  return partonfit::Init(env, exports);
+}
+
+}  // namespace
+
+NODE_API_MODULE(partonfit_native, InitAddon)

@@ -1,0 +1,111 @@
+/** What the addon reports about itself and the BLAS it was linked against. */
+export interface NativeAddonInfo {
+  /** `OpenBLAS`, or `CBLAS` for any other library. */
+  readonly blas: string;
+  /** OpenBLAS's kernel (`SkylakeX`, `Haswell`, `Prescott`, …), empty for other libraries. */
+  readonly blasCore: string;
+  /** OpenBLAS's build configuration, empty for other libraries. */
+  readonly blasConfig: string;
+  /** Threads the BLAS uses per call (1: the addon splits products over its own threads). */
+  readonly blasThreads: number;
+  /** Threads of the addon's pool, the calling thread included. */
+  readonly threads: number;
+}
+
+/** An array of 4-byte elements, which the layout kernels copy bit for bit. */
+export type FourByteArray = Float32Array | Int32Array;
+
+/**
+ * The functions of the compiled addon (`native/addon.cc`). Every function reads its inputs in
+ * place, writes a caller-allocated output and checks array lengths before touching memory
+ * (a mismatch throws a `RangeError`). Shapes are row-major; op codes are in `op-codes.ts`.
+ */
+export interface NativeAddon {
+  info(): NativeAddonInfo;
+  /**
+   * `out[i] = op(a[aIndex[i]]) @ op(b[bIndex[i]])` for batch entries i, op(a) `(m, k)`, op(b)
+   * `(k, n)`, out `(batch, m, n)`; a null index reads matrix i (or 0 for a single matrix). Then
+   * adds `bias` row `biasIndex[i]` (length n, or a scalar when `biasColumnStride` is 0) and
+   * applies the unary `activation` (0: none) with slope `alpha`.
+   */
+  matMul(
+    a: Float32Array,
+    b: Float32Array,
+    out: Float32Array,
+    batch: number,
+    m: number,
+    n: number,
+    k: number,
+    transposeA: boolean,
+    transposeB: boolean,
+    aIndex: Int32Array | null,
+    bIndex: Int32Array | null,
+    aMatrices: number,
+    bMatrices: number,
+    bias: Float32Array | null,
+    biasIndex: Int32Array | null,
+    biasColumnStride: number,
+    activation: number,
+    alpha: number,
+  ): void;
+  /** `out[i] = op(x[i])`; `alpha` is the parameter of LeakyRelu and Step. */
+  unary(op: number, alpha: number, x: Float32Array, out: Float32Array): void;
+  /** `out = op(a, b)` with NumPy broadcasting; `out` has the broadcast shape `outShape`. */
+  binary(
+    op: number,
+    a: Float32Array,
+    aShape: Int32Array,
+    b: Float32Array,
+    bShape: Int32Array,
+    out: Float32Array,
+    outShape: Int32Array,
+  ): void;
+  /** `out = op(a, b)` as 0 / 1 bytes (a bool tensor), broadcast like {@link binary}. */
+  compare(
+    op: number,
+    a: Float32Array,
+    aShape: Int32Array,
+    b: Float32Array,
+    bShape: Int32Array,
+    out: Uint8Array,
+    outShape: Int32Array,
+  ): void;
+  /** `out[i] = condition[i] ? t[i] : e[i]`, all of one length. */
+  select(condition: Uint8Array, t: Float32Array, e: Float32Array, out: Float32Array): void;
+  /** Reduces the middle axis of x viewed as `(outer, reduced, inner)` into out `(outer, inner)`. */
+  reduce(
+    op: number,
+    x: Float32Array,
+    outer: number,
+    reduced: number,
+    inner: number,
+    out: Float32Array,
+  ): void;
+  /** `out = transpose(x, perm)` for x of the given shape (rank ≤ 8). */
+  transpose(x: FourByteArray, shape: Int32Array, perm: Int32Array, out: FourByteArray): void;
+  /**
+   * Concatenation as `outer` rows: output row o is row o of every input in turn, input i giving
+   * `rowLengths[i]` elements.
+   */
+  concat(inputs: FourByteArray[], rowLengths: Int32Array, outer: number, out: FourByteArray): void;
+  /**
+   * `out` (`outShape`) filled with `value` except the block at `before` in every axis, which is
+   * x (`shape`).
+   */
+  pad(
+    x: FourByteArray,
+    shape: Int32Array,
+    before: Int32Array,
+    outShape: Int32Array,
+    value: number,
+    out: FourByteArray,
+  ): void;
+  /** `out = x[begin : begin + size]` along every axis of x of the given shape. */
+  slice(
+    x: FourByteArray,
+    shape: Int32Array,
+    begin: Int32Array,
+    size: Int32Array,
+    out: FourByteArray,
+  ): void;
+}

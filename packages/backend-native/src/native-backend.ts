@@ -1,0 +1,122 @@
+import { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
+import type { backend_util, DataId, DataType, TensorInfo } from '@tensorflow/tfjs-core';
+
+/** Outputs below this many elements are left to the JavaScript allocator. */
+const MIN_RECYCLED_LENGTH = 1 << 14;
+/**
+ * At most this many bytes of freed outputs are kept for reuse: the arrays a step frees are the
+ * ones the next step allocates, so the pool holds what the step's peak held anyway.
+ */
+const MAX_POOLED_BYTES = 2 ** 30;
+/** At most this many freed outputs of one length are kept (a fit's 40-odd hadronic tables). */
+const MAX_POOLED_PER_LENGTH = 64;
+
+/**
+ * The `native` backend: the cpu backend's storage (tensors are ordinary typed arrays, so every
+ * cpu kernel works on them unchanged) with the hot kernels replaced by the addon's (see
+ * `nativeKernels`).
+ *
+ * It also recycles the float32 arrays of the native kernels' outputs: a training step frees
+ * and allocates the same large activations every step, and a fresh `Float32Array` costs the
+ * operating system's page faults and zeroing (measured ~2 ms per 27 MB, as much as the tanh
+ * that fills it). An array is reused only while nothing else can see it: it was allocated by a
+ * native kernel, never read out (`dataSync`, `data`), never stored as the values of another
+ * tensor (which is how the cpu kernels' views, e.g. a contiguous slice, share buffers), and its
+ * tensor is disposed.
+ */
+export class NativeBackend extends MathBackendCPU {
+  /** Buffers of native outputs that nothing else references. */
+  private readonly recyclable = new WeakSet<ArrayBufferLike>();
+  /** Freed recyclable arrays by length. */
+  private readonly pool = new Map<number, Float32Array[]>();
+  private pooledBytes = 0;
+  /** Set while a native kernel registers its own output, which is not an alias. */
+  private registeringOutput = false;
+
+  constructor() {
+    super();
+    // MathBackendCPU prints "install tfjs-node to speed things up" on its first write.
+    (this as unknown as { firstUse: boolean }).firstUse = false;
+  }
+
+  /**
+   * A float32 array for a native kernel's output: a recycled one of the same length (holding
+   * old values, which the kernel overwrites entirely) or a new one.
+   */
+  allocateOutput(length: number): Float32Array {
+    const pooled = this.pool.get(length)?.pop();
+    if (pooled !== undefined) {
+      this.pooledBytes -= pooled.byteLength;
+      return pooled;
+    }
+    const fresh = new Float32Array(length);
+    if (length >= MIN_RECYCLED_LENGTH) this.recyclable.add(fresh.buffer);
+    return fresh;
+  }
+
+  /** Registers an array from {@link allocateOutput} as the values of a new float32 tensor. */
+  outputTensorInfo(shape: number[], values: Float32Array): TensorInfo {
+    this.registeringOutput = true;
+    try {
+      return this.makeTensorInfo(shape, 'float32', values);
+    } finally {
+      this.registeringOutput = false;
+    }
+  }
+
+  override write(values: backend_util.BackendValues, shape: number[], dtype: DataType): DataId {
+    if (!this.registeringOutput) this.expose(values);
+    return super.write(values, shape, dtype);
+  }
+
+  override move(
+    dataId: DataId,
+    values: backend_util.BackendValues,
+    shape: number[],
+    dtype: DataType,
+    refCount: number,
+  ): void {
+    this.expose(values);
+    super.move(dataId, values, shape, dtype, refCount);
+  }
+
+  override readSync(dataId: DataId): backend_util.BackendValues {
+    const values = super.readSync(dataId);
+    this.expose(values);
+    return values;
+  }
+
+  override disposeData(dataId: DataId, force = false): boolean {
+    const values = this.data.has(dataId) ? this.data.get(dataId).values : undefined;
+    const released = super.disposeData(dataId, force);
+    if (values instanceof Float32Array && !this.data.has(dataId)) this.recycle(values);
+    return released;
+  }
+
+  override dispose(): void {
+    this.pool.clear();
+    this.pooledBytes = 0;
+    super.dispose();
+  }
+
+  /** Bytes of freed outputs currently kept for reuse. */
+  get recycledBytes(): number {
+    return this.pooledBytes;
+  }
+
+  /** The array may now be seen outside the backend's bookkeeping: never reuse its buffer. */
+  private expose(values: backend_util.BackendValues | undefined): void {
+    if (values !== undefined && ArrayBuffer.isView(values)) this.recyclable.delete(values.buffer);
+  }
+
+  private recycle(values: Float32Array): void {
+    if (!this.recyclable.has(values.buffer)) return;
+    if (values.byteOffset !== 0 || values.byteLength !== values.buffer.byteLength) return;
+    if (this.pooledBytes + values.byteLength > MAX_POOLED_BYTES) return;
+    const list = this.pool.get(values.length) ?? [];
+    if (list.length >= MAX_POOLED_PER_LENGTH) return;
+    list.push(values);
+    this.pool.set(values.length, list);
+    this.pooledBytes += values.byteLength;
+  }
+}
