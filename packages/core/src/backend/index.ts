@@ -7,6 +7,7 @@ export {
   type BackendRequest,
 } from './backend-candidates.js';
 export {
+  backendUnavailableReason,
   describeBackendSelection,
   initBackend,
   type BackendSelection,

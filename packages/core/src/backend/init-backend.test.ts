@@ -3,7 +3,7 @@ import { MathBackendCPU } from '@tensorflow/tfjs-backend-cpu';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackendUnavailableError } from '../errors/backend-unavailable-error.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
-import { describeBackendSelection, initBackend } from './init-backend.js';
+import { backendUnavailableReason, describeBackendSelection, initBackend } from './init-backend.js';
 
 /** The error Node gives for a package that is not installed. */
 function notInstalled(specifier: string): Error {
@@ -224,5 +224,29 @@ describe.skipIf(!nativeBuilt)('initBackend with the native backend built', () =>
     const selection = await initBackend('auto', { importModule: importerWithout(...NATIVE) });
     expect(selection.backend).toBe('native');
     expect(selection.skipped.map((skip) => skip.packageName)).toEqual(NATIVE);
+  });
+});
+
+describe('backendUnavailableReason', () => {
+  it('should make an available backend active and give no reason', async () => {
+    expect(await backendUnavailableReason('cpu')).toBeUndefined();
+    expect(tf.getBackend()).toBe('cpu');
+  });
+
+  it("should give each package's reason when the backend cannot run", async () => {
+    const importModule = importerWithout('@partonfit/backend-native');
+    expect(await backendUnavailableReason('native', { importModule })).toBe(
+      '@partonfit/backend-native: not installed (npm install @partonfit/backend-native)',
+    );
+    const error: unknown = await initBackend('native', { importModule }).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(BackendUnavailableError.isInstance(error) && error.skipped).toEqual([
+      {
+        backend: 'native',
+        packageName: '@partonfit/backend-native',
+        reason: 'not installed (npm install @partonfit/backend-native)',
+      },
+    ]);
   });
 });

@@ -99,6 +99,27 @@ export async function initBackend(
 }
 
 /**
+ * Whether a backend runs here, e.g. to skip tests or benchmarks on one that does not: makes it
+ * the active backend and resolves to undefined, or resolves to why it cannot — its packages'
+ * reasons, as `partonfit backend` prints them.
+ *
+ * @throws BackendUnavailableError when tfjs-layers itself is missing; InvalidArgumentError for
+ *   an unknown name
+ */
+export async function backendUnavailableReason(
+  backend: BackendName,
+  options: InitBackendOptions = {},
+): Promise<string | undefined> {
+  try {
+    await initBackend(backend, options);
+    return undefined;
+  } catch (error) {
+    if (!BackendUnavailableError.isInstance(error) || error.skipped.length === 0) throw error;
+    return error.skipped.map((skip) => `${skip.packageName}: ${skip.reason}`).join('; ');
+  }
+}
+
+/**
  * A few lines for a person: which backend runs and why the preferred ones were skipped.
  */
 export function describeBackendSelection(selection: BackendSelection): string {
@@ -212,5 +233,6 @@ function unavailable(
     message: lines.join('\n'),
     backend: request,
     installCommand: install,
+    skipped,
   });
 }

@@ -9,21 +9,25 @@ const markerSymbol = Symbol.for(marker);
  */
 export class BackendUnavailableError extends PartonfitError {
   readonly [markerSymbol] = true;
-  /** The backend that was asked for: `tensorflow`, `wasm` or `cpu`. */
+  /** The backend that was asked for: `tensorflow`, `native`, `wasm` or `cpu`. */
   readonly backend: string;
   /** The command that installs what is missing. */
   readonly installCommand: string;
+  /** Each package that was tried, and why it could not be used. */
+  readonly skipped: readonly { readonly packageName: string; readonly reason: string }[];
 
   constructor(options: {
     message: string;
     backend: string;
     installCommand: string;
+    skipped?: readonly { readonly packageName: string; readonly reason: string }[];
     cause?: unknown;
   }) {
     super(options);
     this.name = 'BackendUnavailableError';
     this.backend = options.backend;
     this.installCommand = options.installCommand;
+    this.skipped = options.skipped ?? [];
   }
 
   static override isInstance(error: unknown): error is BackendUnavailableError {

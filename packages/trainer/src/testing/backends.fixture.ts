@@ -1,4 +1,4 @@
-import { initBackend } from '@partonfit/core';
+import { backendUnavailableReason, initBackend } from '@partonfit/core';
 import { beforeAll, describe } from 'vitest';
 
 /** The backends every trainer test runs on. */
@@ -11,14 +11,7 @@ export type TestBackend = (typeof TEST_BACKENDS)[number];
  * Why the `native` backend cannot run here (its addon is compiled at install and needs a C++
  * compiler and a BLAS), or undefined when it can; its test blocks are then skipped, visibly.
  */
-const nativeUnavailable = await initBackend('native').then(
-  () => undefined,
-  (error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    const reason = message.split('\n').find((line) => line.includes('@partonfit/backend-native:'));
-    return (reason ?? message).trim();
-  },
-);
+const nativeUnavailable = await backendUnavailableReason('native');
 if (nativeUnavailable !== undefined) {
   console.warn(`tests on the native backend skipped: ${nativeUnavailable}`);
 }
