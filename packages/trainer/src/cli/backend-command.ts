@@ -4,8 +4,8 @@ import {
   describeBackendSelection,
   initBackend,
   PartonfitError,
-  type BackendRequest,
 } from '@partonfit/core';
+import { validBackendOption } from './backend-option.js';
 import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
 
 /** `partonfit backend [--backend …]`: shows which compute backend a fit would run on. */
@@ -20,14 +20,9 @@ export const backendCommand: Command = {
       strict: true,
     });
     const request = values.backend;
-    if (!(BACKEND_REQUESTS as readonly string[]).includes(request)) {
-      terminal.error(
-        `--backend: expected one of ${BACKEND_REQUESTS.join(', ')}, got '${request}'\n`,
-      );
-      return EXIT_USAGE;
-    }
+    if (!validBackendOption(request, terminal)) return EXIT_USAGE;
     try {
-      terminal.out(`${describeBackendSelection(await initBackend(request as BackendRequest))}\n`);
+      terminal.out(`${describeBackendSelection(await initBackend(request))}\n`);
       return 0;
     } catch (error) {
       if (!PartonfitError.isInstance(error)) throw error;

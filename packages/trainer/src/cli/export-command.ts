@@ -5,10 +5,10 @@ import {
   describeBackendSelection,
   initBackend,
   PartonfitError,
-  type BackendRequest,
 } from '@partonfit/core';
 import { exportFit } from '../export/export-fit.js';
 import { fitBackendRequest } from '../export/fit-backend.js';
+import { validBackendOption } from './backend-option.js';
 import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
 
 const USAGE = `partonfit export <fit folder> [--backend ${BACKEND_REQUESTS.join('|')}] [--tfjs]`;
@@ -35,19 +35,10 @@ export const exportCommand: Command = {
       terminal.error(`usage: ${USAGE}\n`);
       return EXIT_USAGE;
     }
-    if (
-      values.backend !== undefined &&
-      !(BACKEND_REQUESTS as readonly string[]).includes(values.backend)
-    ) {
-      terminal.error(
-        `--backend: expected one of ${BACKEND_REQUESTS.join(', ')}, got '${values.backend}'\n`,
-      );
-      return EXIT_USAGE;
-    }
+    if (!validBackendOption(values.backend, terminal)) return EXIT_USAGE;
     const fitFolder = resolve(positionals[0]);
     try {
-      const request =
-        (values.backend as BackendRequest | undefined) ?? (await fitBackendRequest(fitFolder));
+      const request = values.backend ?? (await fitBackendRequest(fitFolder));
       terminal.error(`${describeBackendSelection(await initBackend(request))}\n`);
       const exported = await exportFit(fitFolder, {
         tfjs: values.tfjs,

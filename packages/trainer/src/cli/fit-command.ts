@@ -6,12 +6,12 @@ import {
   initBackend,
   loadRuncard,
   PartonfitError,
-  type BackendRequest,
 } from '@partonfit/core';
 import { CHECKPOINT_EVERY } from '../checkpoint/training-checkpoint.js';
 import { runFit, type FitSummary } from '../fit/run-fit.js';
 import { formatReplicaSelection, parseReplicaSelection } from '../replicas/replica-selection.js';
 import type { TrainingProgress } from '../training/train-replicas.js';
+import { validBackendOption } from './backend-option.js';
 import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
 import type { Terminal } from './terminal.js';
 
@@ -93,12 +93,7 @@ export function fitCommand(version: string): Command {
         );
         return EXIT_USAGE;
       }
-      if (!(BACKEND_REQUESTS as readonly string[]).includes(values.backend)) {
-        terminal.error(
-          `--backend: expected one of ${BACKEND_REQUESTS.join(', ')}, got '${values.backend}'\n`,
-        );
-        return EXIT_USAGE;
-      }
+      if (!validBackendOption(values.backend, terminal)) return EXIT_USAGE;
       const runcardFile = resolve(positionals[0]);
       try {
         const replicas = parseReplicaSelection(values.replicas);
@@ -108,7 +103,7 @@ export function fitCommand(version: string): Command {
             `warning: ${positionals[0]}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
           );
         }
-        const backend = await initBackend(values.backend as BackendRequest);
+        const backend = await initBackend(values.backend);
         terminal.error(`${describeBackendSelection(backend)}\n`);
         const summary = await runFit({
           runcard,

@@ -27,6 +27,7 @@ import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io
 import { fitBackendRequest } from '../export/fit-backend.js';
 import { predictFitReplicas } from '../export/fit-predictions.js';
 import { isFitFolder, loadFitReplicas } from '../export/fit-replicas.js';
+import { validBackendOption } from './backend-option.js';
 import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
 
 /** What is predicted, and the data to compare with when there are any. */
@@ -77,9 +78,9 @@ async function lhapdfSource(folder: string, member: number): Promise<PdfSource> 
 async function fitSource(
   folder: string,
   member: number,
-  backend: string | undefined,
+  backend: BackendRequest | undefined,
 ): Promise<PdfSource> {
-  await initBackend((backend as BackendRequest | undefined) ?? (await fitBackendRequest(folder)));
+  await initBackend(backend ?? (await fitBackendRequest(folder)));
   const set = await loadFitReplicas(folder);
   const members = set.members.map((entry) => entry.member);
   return {
@@ -207,15 +208,7 @@ export const predictCommand: Command = {
       );
       return EXIT_USAGE;
     }
-    if (
-      values.backend !== undefined &&
-      !(BACKEND_REQUESTS as readonly string[]).includes(values.backend)
-    ) {
-      terminal.error(
-        `--backend: expected one of ${BACKEND_REQUESTS.join(', ')}, got '${values.backend}'\n`,
-      );
-      return EXIT_USAGE;
-    }
+    if (!validBackendOption(values.backend, terminal)) return EXIT_USAGE;
     try {
       const member = memberOf(values.member);
       const pdf = (await isFitFolder(values.pdf))
