@@ -8,6 +8,7 @@
         "native/elementwise.cc",
         "native/fast_math.cc",
         "native/layout.cc",
+        "native/luminosity.cc",
         "native/matmul.cc",
         "native/reduce.cc",
         "native/small_gemm.cc",

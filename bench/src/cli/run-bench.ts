@@ -9,6 +9,7 @@ import {
   writeBenchResult,
   writeFormatted,
 } from '../report/result-file.js';
+import { RESULT_SCHEMA_VERSION } from '../report/result-schema.js';
 import { runBackend } from '../run/run-backend.js';
 import { availableBackends } from './available-backends.js';
 import { childArguments, parseBenchOptions, USAGE, type BenchOptions } from './options.js';
@@ -25,7 +26,12 @@ function log(line: string): void {
 
 /** Writes `<date>.md` from every result of the date and returns its formatted text. */
 async function writeMarkdown(options: BenchOptions): Promise<string> {
-  const text = resultsMarkdown(await readResultsOfDate(options.out, options.date), options.date);
+  const results = await readResultsOfDate(options.out, options.date, (file, version) => {
+    log(
+      `left out of ${options.date}.md: ${file} has schemaVersion ${version}, this benchmark writes ${RESULT_SCHEMA_VERSION} (measure that backend again)`,
+    );
+  });
+  const text = resultsMarkdown(results, options.date);
   return writeFormatted(markdownFile(options.out, options.date), text);
 }
 

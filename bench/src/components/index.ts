@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+export { networkFlops, observableFlops } from './component-flops.js';
 export { COMPONENT_DESCRIPTIONS, COMPONENT_NAMES, type ComponentName } from './component-names.js';
 export { forwardBackward, inputVariable, seededUniform } from './forward-backward.js';
 export {

@@ -13,6 +13,7 @@ import type { TrainingParts } from '@partonfit/trainer';
 import { timeRepeated } from '../measure/time-repeated.js';
 import type { SampleSummary } from '../stats/summary.js';
 import { disposeLagrangeTerms, lagrangePenalties, lagrangeTerms } from '../steps/lagrange-terms.js';
+import { networkFlops, observableFlops } from './component-flops.js';
 import { COMPONENT_DESCRIPTIONS, type ComponentName } from './component-names.js';
 import { forwardBackward, inputVariable, seededUniform } from './forward-backward.js';
 
@@ -22,6 +23,11 @@ export interface ComponentTiming {
   readonly description: string;
   /** ms per call. */
   readonly stats: SampleSummary;
+  /**
+   * FLOPs of one call's matrix products (see `component-flops.ts`) for the components made of
+   * them — network, DIS and hadronic observables — else null.
+   */
+  readonly flops: number | null;
 }
 
 /** What the component timings need: the fit, its integration grid and how often to repeat. */
@@ -37,11 +43,13 @@ async function timed(
   name: ComponentName,
   context: ComponentContext,
   run: () => void,
+  flops: number | null = null,
 ): Promise<ComponentTiming> {
   return {
     name,
     description: COMPONENT_DESCRIPTIONS[name],
     stats: await timeRepeated(run, context.repeats),
+    flops,
   };
 }
 
@@ -85,13 +93,18 @@ export async function timeModelComponents(
   let epoch = 0;
   try {
     return [
-      await timed('network', context, () => {
-        forwardBackward(
-          () => model.network.apply(features) as tf.Tensor,
-          networkUpstream,
-          variables,
-        );
-      }),
+      await timed(
+        'network',
+        context,
+        () => {
+          forwardBackward(
+            () => model.network.apply(features) as tf.Tensor,
+            networkUpstream,
+            variables,
+          );
+        },
+        networkFlops(features.shape.at(-1) ?? 2, model.network.units, points.length, replicas),
+      ),
       await timed('preprocessing', context, () => {
         forwardBackward(
           () =>
@@ -133,17 +146,22 @@ async function timeObservables(
   const upstream = seededUniform([pdf.shape[0], ndata], -1, 1, 7);
   try {
     return [
-      await timed(kind, context, () => {
-        forwardBackward(
-          () =>
-            tf.concat(
-              layers.map((layer) => layer.apply(pdf) as tf.Tensor2D),
-              1,
-            ),
-          upstream,
-          [pdf],
-        );
-      }),
+      await timed(
+        kind,
+        context,
+        () => {
+          forwardBackward(
+            () =>
+              tf.concat(
+                layers.map((layer) => layer.apply(pdf) as tf.Tensor2D),
+                1,
+              ),
+            upstream,
+            [pdf],
+          );
+        },
+        observableFlops(datasets, kind, pdf.shape[0]),
+      ),
     ];
   } finally {
     upstream.dispose();

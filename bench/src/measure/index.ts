@@ -13,5 +13,12 @@ export {
   type RunStepsOptions,
   type SkippedSteps,
 } from './run-steps.js';
+export {
+  measureSgemmThroughput,
+  PROBE_MS,
+  productFlops,
+  SGEMM_SIZES,
+  type SgemmThroughput,
+} from './sgemm-throughput.js';
 export { TimedStep, type ReadCounts } from './timed-step.js';
 export { timeRepeated } from './time-repeated.js';

@@ -90,6 +90,73 @@ function componentTable(results: readonly BenchResult[]): string {
   );
 }
 
+/**
+ * The components made of matrix products (network, DIS, hadronic) against the same run's
+ * `(n, n) @ (n, n)` product: GFLOP/s = FLOPs / median, and its share of the product's.
+ */
+function throughputTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    measured(result).flatMap((c) =>
+      c.components
+        .filter((component) => component.flops !== null)
+        .map((component) => {
+          const gflops = (component.flops ?? 0) / component.stats.median / 1e6;
+          return [
+            result.backend.name,
+            `${formatNumber(result.sgemm.gflops)} (n = ${result.sgemm.size})`,
+            c.workload,
+            String(c.replicas),
+            component.name,
+            formatNumber((component.flops ?? 0) / 1e9),
+            formatNumber(component.stats.median),
+            formatNumber(gflops),
+            `${formatNumber((100 * gflops) / result.sgemm.gflops)} %`,
+          ];
+        }),
+    ),
+  );
+  return table(
+    [
+      'backend',
+      'sgemm GFLOP/s',
+      'workload',
+      'R',
+      'component',
+      'GFLOP per call',
+      'ms',
+      'GFLOP/s',
+      'of sgemm',
+    ],
+    rows,
+  );
+}
+
+/** Median step of every backend against wasm's, for the configurations both measured. */
+function wasmSpeedupTable(results: readonly BenchResult[]): string {
+  const wasm = results.find((result) => result.backend.name === 'wasm');
+  if (wasm === undefined) return '_No wasm result._';
+  const wasmSteps = new Map(measured(wasm).map((c) => [`${c.workload}/${c.replicas}`, c]));
+  const rows = results
+    .filter((result) => result !== wasm)
+    .flatMap((result) =>
+      measured(result).flatMap((c) => {
+        const reference = wasmSteps.get(`${c.workload}/${c.replicas}`);
+        if (reference === undefined) return [];
+        return [
+          [
+            c.workload,
+            String(c.replicas),
+            formatNumber(reference.stepMs.median),
+            result.backend.name,
+            formatNumber(c.stepMs.median),
+            `**${formatNumber(reference.stepMs.median / c.stepMs.median)}×**`,
+          ],
+        ];
+      }),
+    );
+  return table(['workload', 'R', 'wasm ms/step', 'backend', 'ms/step', 'wasm / backend'], rows);
+}
+
 function ratioTable(results: readonly BenchResult[]): string {
   const rows = results.flatMap((result) =>
     result.ratios.map((ratio) => {
@@ -203,6 +270,8 @@ export function resultsMarkdown(results: readonly BenchResult[], date?: string):
     ].join('\n\n'),
     `## Training step\n\n${stepTable(results)}`,
     `## Step components, median ms (each forward + backward, in isolation)\n\n${componentTable(results)}`,
+    `## Matrix products against the backend's sgemm (same run)\n\n${throughputTable(results)}`,
+    `## Speed-up over wasm (median step)\n\n${wasmSpeedupTable(results)}`,
     `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
     `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,
     `## Set-up: prepareFitInputs cold and from the HDF5 cache\n\n${setupTable(results)}`,

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputFileError } from '@partonfit/core';
 import { format, resolveConfig } from 'prettier';
-import { benchResultSchema, type BenchResult } from './result-schema.js';
+import { benchResultSchema, RESULT_SCHEMA_VERSION, type BenchResult } from './result-schema.js';
 
 /** `<folder>/<date>-<backend>.json`. */
 export function resultFile(folder: string, date: string, backend: string): string {
@@ -33,29 +33,52 @@ export function validateBenchResult(value: unknown, file: string): BenchResult {
   return parsed.data;
 }
 
-/** Reads and validates a result file. */
-export async function readBenchResult(file: string): Promise<BenchResult> {
+async function readJson(file: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
     throw new InputFileError({ file, problem: `cannot read: ${String(cause)}`, cause });
   }
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (cause) {
     throw new InputFileError({ file, problem: `not JSON: ${String(cause)}`, cause });
   }
-  return validateBenchResult(value, file);
 }
 
-/** The results of `date` in `folder`, one per backend, in file-name order. */
-export async function readResultsOfDate(folder: string, date: string): Promise<BenchResult[]> {
+/** Reads and validates a result file. */
+export async function readBenchResult(file: string): Promise<BenchResult> {
+  return validateBenchResult(await readJson(file), file);
+}
+
+/**
+ * The results of `date` in `folder`, one per backend, in file-name order. A file written by
+ * another version of the benchmark (another `schemaVersion`) is left out and reported to
+ * `leftOut`, so that measuring one backend again never fails on another's older file.
+ *
+ * @throws InputFileError - for a file that is not a result of any version
+ */
+export async function readResultsOfDate(
+  folder: string,
+  date: string,
+  leftOut: (file: string, schemaVersion: number) => void = () => undefined,
+): Promise<BenchResult[]> {
   const names = (await readdir(folder)).filter(
     (name) => name.startsWith(`${date}-`) && name.endsWith('.json'),
   );
-  return Promise.all(names.sort().map((name) => readBenchResult(join(folder, name))));
+  const results: BenchResult[] = [];
+  for (const name of names.sort()) {
+    const file = join(folder, name);
+    const value = await readJson(file);
+    const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
+    if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
+      leftOut(file, version);
+      continue;
+    }
+    results.push(validateBenchResult(value, file));
+  }
+  return results;
 }
 
 /**

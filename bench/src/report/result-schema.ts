@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMPONENT_NAMES } from '../components/component-names.js';
 
 /** Version of the result layout; bump it when a field changes meaning. */
-export const RESULT_SCHEMA_VERSION = 1;
+export const RESULT_SCHEMA_VERSION = 2;
 
 const count = z.int().nonnegative();
 const positiveCount = z.int().positive();
@@ -94,6 +94,16 @@ const componentSchema = z.strictObject({
   name: z.enum(COMPONENT_NAMES),
   description: z.string(),
   stats: sampleSummarySchema,
+  /** FLOPs of one call's matrix products (network, DIS, hadronic), else null. */
+  flops: z.number().nonnegative().nullable(),
+});
+
+/** `tf.matMul` of two `(n, n)` float32 matrices on the backend: its float32 peak. */
+export const sgemmSchema = z.strictObject({
+  size: positiveCount,
+  stats: sampleSummarySchema,
+  /** 2 n³ / median, GFLOP/s. */
+  gflops: z.number().positive(),
 });
 
 const profileSchema = z.strictObject({
@@ -216,6 +226,8 @@ export const benchResultSchema = z.strictObject({
   settings: settingsSchema,
   workloads: z.array(workloadSchema),
   setup: setupSchema,
+  /** The backend's matrix-product throughput, measured before the workloads. */
+  sgemm: sgemmSchema,
   configurations: z.array(configurationSchema),
   ratios: z.array(ratioSchema),
   /** The process's peak resident set size (`maxRSS`), MB. */

@@ -5,7 +5,8 @@ import { InputFileError, InvalidArgumentError } from '@partonfit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBenchOptions } from '../cli/options.js';
 import { COMPONENT_NAMES } from '../components/component-names.js';
-import { resultsMarkdown } from '../report/markdown.js';
+import { productFlops, SGEMM_SIZES } from '../measure/sgemm-throughput.js';
+import { formatNumber, resultsMarkdown } from '../report/markdown.js';
 import {
   readBenchResult,
   readResultsOfDate,
@@ -85,6 +86,18 @@ describe('runBackend on the tiny workload', () => {
     expect(await readResultsOfDate(folder, '2025-01-02')).toEqual([result]);
   });
 
+  it('should leave out, and report, a result of the same date from another schema version', async () => {
+    await writeBenchResult(resultFile(folder, '2025-01-03', 'cpu'), result);
+    const older = join(folder, '2025-01-03-wasm.json');
+    await writeFile(older, JSON.stringify({ ...result, schemaVersion: 1 }));
+    const leftOut: [string, number][] = [];
+    const results = await readResultsOfDate(folder, '2025-01-03', (file, version) =>
+      leftOut.push([file, version]),
+    );
+    expect(results).toEqual([result]);
+    expect(leftOut).toEqual([[older, 1]]);
+  });
+
   it('should reject a result with a missing field, naming the file and the key', async () => {
     const broken = structuredClone(result) as unknown as { configurations: { stepMs: object }[] };
     broken.configurations[0].stepMs = {};
@@ -105,6 +118,37 @@ describe('runBackend on the tiny workload', () => {
     expect(markdown.match(/^\| cpu \| tiny \| 2 \|/gm)).toHaveLength(
       1 + 1 + RATIO_NAMES.length + 1,
     );
+  });
+
+  it('should measure the sgemm throughput and count the matrix products of three components', () => {
+    expect(SGEMM_SIZES).toContain(result.sgemm.size);
+    expect(result.sgemm.gflops).toBeCloseTo(
+      productFlops(result.sgemm.size) / result.sgemm.stats.median / 1e6,
+      9,
+    );
+    const two = result.configurations[1];
+    if (two.status !== 'measured') throw new Error('skipped');
+    const counted = two.components.filter((component) => component.flops !== null);
+    expect(counted.map((component) => component.name)).toEqual(['network', 'dis', 'hadronic']);
+    expect(counted.every((component) => (component.flops ?? 0) > 0)).toBe(true);
+    const markdown = resultsMarkdown([result]);
+    expect(markdown).toContain("## Matrix products against the backend's sgemm (same run)");
+    expect(markdown.match(/^\| cpu \| [^|]+ \(n = \d+\) \| tiny \| 2 \| /gm)).toHaveLength(3);
+  });
+
+  it('should divide wasm’s median step by every other backend’s, configuration by configuration', () => {
+    const wasm = structuredClone(result);
+    wasm.backend.name = 'wasm';
+    for (const configuration of wasm.configurations) {
+      if (configuration.status === 'measured') configuration.stepMs.median *= 4;
+    }
+    const markdown = resultsMarkdown([wasm, result]);
+    const [one, two] = result.configurations;
+    if (one.status !== 'measured' || two.status !== 'measured') throw new Error('skipped');
+    expect(markdown).toContain(
+      `| tiny | 2 | ${formatNumber(4 * two.stepMs.median)} | cpu | ${formatNumber(two.stepMs.median)} | **4.00×** |`,
+    );
+    expect(resultsMarkdown([result])).toContain('_No wasm result._');
   });
 
   it('should reject a workload it does not know', async () => {

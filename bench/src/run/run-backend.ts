@@ -16,6 +16,7 @@ import type { WorkloadSpec } from '../workloads/workload-spec.js';
 import { WORKLOADS } from '../workloads/workloads.js';
 import { loadAverage, machineInfo } from './machine.js';
 import { measureConfiguration } from './measure-configuration.js';
+import { measureSgemmThroughput } from '../measure/sgemm-throughput.js';
 import { wasmMemoryProblem } from './wasm-memory.js';
 
 /** Integration points of the sum rules: the trainer's default 100-point Gauss–Legendre grid. */
@@ -90,6 +91,8 @@ export async function runBackend(
   };
   const integration = gaussIntegrationGrid(INTEGRATION_POINTS);
   const setup = await setupEntry(options);
+  const sgemm = await measureSgemmThroughput(options.steps);
+  prefix(`sgemm ${sgemm.size}: ${sgemm.gflops.toFixed(1)} GFLOP/s`);
   const workloads: WorkloadResult[] = [];
   let configurations: ConfigurationResult[] = [];
   const ratios: RatioResult[] = [];
@@ -169,6 +172,7 @@ export async function runBackend(
     },
     workloads,
     setup,
+    sgemm,
     configurations,
     ratios,
     peakRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20,

@@ -12,6 +12,7 @@
 #include "blas.h"
 #include "elementwise.h"
 #include "layout.h"
+#include "luminosity.h"
 #include "matmul.h"
 #include "reduce.h"
 #include "thread_pool.h"
@@ -393,6 +394,56 @@ Napi::Value Pad(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// The sizes and factor arrays of a luminosity contraction, checked against the arrays' lengths:
+// arguments first, second, fk at `index`, then replicas, x, channels, data at `index + 3`.
+LuminosityProblem luminosity_problem(const Napi::CallbackInfo& info, size_t index) {
+  const Napi::Env env = info.Env();
+  const ArrayView<float> first = floats(info, index, "first");
+  const ArrayView<float> second = floats(info, index + 1, "second");
+  const ArrayView<float> fk = floats(info, index + 2, "fk");
+  LuminosityProblem p;
+  p.replicas = integer(info, index + 3, "replicas");
+  p.x = integer(info, index + 4, "x");
+  p.channels = integer(info, index + 5, "channels");
+  p.data = integer(info, index + 6, "data");
+  if (p.replicas < 0 || p.x < 0 || p.channels < 0 || p.data < 0) {
+    fail(env, "luminosity contraction: negative size");
+  }
+  require_length(env, first.length, p.replicas * p.channels * p.x, "first");
+  require_length(env, second.length, p.replicas * p.channels * p.x, "second");
+  require_length(env, fk.length, p.channels * p.x * p.x * p.data, "fk");
+  p.first = first.data;
+  p.second = second.data;
+  p.fk = fk.data;
+  return p;
+}
+
+// luminosityContraction(first, second, fk, replicas, x, channels, data, out)
+Napi::Value LuminosityContraction(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 8) fail(env, "luminosityContraction takes 8 arguments");
+  const LuminosityProblem p = luminosity_problem(info, 0);
+  const ArrayView<float> out = floats(info, 7, "out");
+  require_length(env, out.length, p.replicas * p.data, "out");
+  luminosity_contraction(p, out.data);
+  return env.Undefined();
+}
+
+// luminosityContractionGrad(dy, first, second, fk, replicas, x, channels, data, dFirst, dSecond)
+Napi::Value LuminosityContractionGrad(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 10) fail(env, "luminosityContractionGrad takes 10 arguments");
+  const ArrayView<float> dy = floats(info, 0, "dy");
+  const LuminosityProblem p = luminosity_problem(info, 1);
+  const ArrayView<float> d_first = floats(info, 8, "dFirst");
+  const ArrayView<float> d_second = floats(info, 9, "dSecond");
+  require_length(env, dy.length, p.replicas * p.data, "dy");
+  require_length(env, d_first.length, p.replicas * p.channels * p.x, "dFirst");
+  require_length(env, d_second.length, p.replicas * p.channels * p.x, "dSecond");
+  luminosity_contraction_grad(p, dy.data, d_first.data, d_second.data);
+  return env.Undefined();
+}
+
 }  // namespace
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -408,6 +459,10 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("concat", Napi::Function::New(env, Concat, "concat"));
   exports.Set("slice", Napi::Function::New(env, Slice, "slice"));
   exports.Set("pad", Napi::Function::New(env, Pad, "pad"));
+  exports.Set("luminosityContraction",
+              Napi::Function::New(env, LuminosityContraction, "luminosityContraction"));
+  exports.Set("luminosityContractionGrad",
+              Napi::Function::New(env, LuminosityContractionGrad, "luminosityContractionGrad"));
   return exports;
 }
 

@@ -5,18 +5,12 @@
 #include <cstring>
 #include <vector>
 
+#include "simd.h"
+
 // Multiply-adds as fused multiply-adds where the target has them. The 16-float vector type is
 // only passed between always-inlined functions, so its ABI (-Wpsabi) never matters.
 #pragma GCC optimize("fp-contract=fast")
 #pragma GCC diagnostic ignored "-Wpsabi"
-
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define PARTONFIT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define PARTONFIT_CLONES
-#endif
-
-#define PARTONFIT_INLINE inline __attribute__((always_inline))
 
 namespace partonfit {
 

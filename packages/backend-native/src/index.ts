@@ -1,6 +1,10 @@
 export { backendStatus } from './register-native-backend.js';
 export { NativeBackend } from './native-backend.js';
-export { NATIVE_BACKEND_NAME } from './kernels/index.js';
+export {
+  LUMINOSITY_CONTRACTION,
+  LUMINOSITY_CONTRACTION_GRAD,
+  NATIVE_BACKEND_NAME,
+} from './kernels/index.js';
 export type {
   NativeBackendAvailable,
   NativeBackendStatus,

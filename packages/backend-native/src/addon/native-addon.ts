@@ -108,4 +108,35 @@ export interface NativeAddon {
     size: Int32Array,
     out: FourByteArray,
   ): void;
+  /**
+   * The hadronic FK contraction without a stored luminosity: `out[r, n] = Σ_{c, a, b}
+   * first[r, a, c] · second[r, b, c] · fk[(c · x + a) · x + b, n]`, first and second
+   * `(replicas, x, channels)`, fk `(channels · x · x, data)`, out `(replicas, data)`.
+   */
+  luminosityContraction(
+    first: Float32Array,
+    second: Float32Array,
+    fk: Float32Array,
+    replicas: number,
+    x: number,
+    channels: number,
+    data: number,
+    out: Float32Array,
+  ): void;
+  /**
+   * The gradients of `Σ dy ⊙ out` of {@link NativeAddon.luminosityContraction} with respect to
+   * first and second, written to dFirst and dSecond `(replicas, x, channels)`.
+   */
+  luminosityContractionGrad(
+    dy: Float32Array,
+    first: Float32Array,
+    second: Float32Array,
+    fk: Float32Array,
+    replicas: number,
+    x: number,
+    channels: number,
+    data: number,
+    dFirst: Float32Array,
+    dSecond: Float32Array,
+  ): void;
 }

@@ -15,6 +15,7 @@ import {
   transposeKernel,
   unpackKernel,
 } from './layout-kernels.js';
+import { luminosityKernels } from './luminosity-kernels.js';
 import { batchMatMulKernel, fusedMatMulKernel } from './matmul-kernels.js';
 import { reductionKernels } from './reduction-kernels.js';
 
@@ -38,5 +39,6 @@ export function nativeKernels(addon: NativeAddon): KernelConfig[] {
     unpackKernel(addon),
     packKernel(addon),
     padKernel(addon),
+    ...luminosityKernels(addon),
   ];
 }

@@ -7,6 +7,7 @@ import {
   matMulConstant,
   matMulConstantLowMemory,
 } from '../ops/index.js';
+import { luminosityContraction } from './luminosity-contraction.js';
 import type { FkLayout } from './observable-layout.js';
 
 /**
@@ -25,8 +26,10 @@ export const DIS_FORMULATIONS: readonly DisFormulation[] = ['compact', 'padded']
 /**
  * How a hadronic table meets the PDF:
  * - `luminosity`: per-channel factors of the first and second proton by two constant one-hot
- *   products `(replicas · x, 14) @ (14, channel)`, their outer product in x to the luminosity
- *   `(replicas, x1 · x2 · channel)`, then one plain 2-D product with the compact FK;
+ *   products `(replicas · x, 14) @ (14, channel)`, contracted with the FK laid out channel by
+ *   channel by {@link luminosityContraction}: fused on a backend that registers its kernels,
+ *   else their outer product in x to the luminosity `(replicas, channel · x1 · x2)` and one
+ *   plain 2-D product, with a backward that keeps no luminosity;
  * - `padded`: the outer product of the full 14-flavour PDF, `(replicas, x1 · x2 · 14 · 14)`, and
  *   one plain 2-D product with the FK padded to all 196 flavour pairs;
  * - `two-step`: the second proton is contracted first, per channel, by a batched product
@@ -68,7 +71,7 @@ const FLAVOUR_PAIRS = FLAVOURS * FLAVOURS;
 
 /**
  * Shape of the FK tensor a table stores in a formulation: `(x · channel, data)` (DIS compact),
- * `(x · 14, data)` (DIS padded), `(x1 · x2 · channel, data)` (luminosity),
+ * `(x · 14, data)` (DIS padded), `(channel · x1 · x2, data)` (luminosity),
  * `(x1 · x2 · 14 · 14, data)` (hadronic padded), `(channel, x2, x1 · data)` (two-step).
  */
 export function fkTensorShape(table: FkLayout, formulations: Formulations): number[] {
@@ -79,7 +82,7 @@ export function fkTensorShape(table: FkLayout, formulations: Formulations): numb
   }
   switch (formulations.hadronic) {
     case 'luminosity':
-      return [table.nx * table.nx * channels, table.ndata];
+      return [channels * table.nx * table.nx, table.ndata];
     case 'padded':
       return [table.nx * table.nx * FLAVOUR_PAIRS, table.ndata];
     case 'two-step':
@@ -108,7 +111,6 @@ export function fkTensorValues(table: FkTensor, formulations: Formulations): Flo
     return padded;
   }
   const channels = table.channels;
-  if (formulations.hadronic === 'luminosity') return values;
   const out = new Float32Array(fkTensorShape(table, formulations).reduce((a, b) => a * b, 1));
   for (let a = 0; a < nx; a++) {
     for (let b = 0; b < nx; b++) {
@@ -117,7 +119,9 @@ export function fkTensorValues(table: FkTensor, formulations: Formulations): Flo
         const to =
           formulations.hadronic === 'padded'
             ? ((a * nx + b) * FLAVOUR_PAIRS + first * FLAVOURS + second) * ndata
-            : (c * nx + b) * nx * ndata + a * ndata;
+            : formulations.hadronic === 'luminosity'
+              ? ((c * nx + a) * nx + b) * ndata
+              : (c * nx + b) * nx * ndata + a * ndata;
         for (let n = 0; n < ndata; n++) out[to + n] = out[to + n] + values[from + n];
       });
     }
@@ -210,9 +214,14 @@ export class FkConvolution {
       case 'padded':
         return this.contract(this.paddedInput(slice), fk);
       case 'luminosity': {
-        const first = tf.reshape(plan.first.multiply(rows), [-1, nx, 1, channels]);
-        const second = tf.reshape(plan.second.multiply(rows), [-1, 1, nx, channels]);
-        return this.contract(tf.reshape(tf.mul(first, second), [-1, nx * nx * channels]), fk);
+        const byX = (selected: tf.Tensor2D) => tf.reshape<tf.Rank.R3>(selected, [-1, nx, channels]);
+        const fkMatrix = fk as tf.Tensor2D;
+        return luminosityContraction(
+          byX(plan.first.multiply(rows)),
+          byX(plan.second.multiply(rows)),
+          fkMatrix,
+          this.keepsTranspose ? () => this.transposeCache.of(fkMatrix) : undefined,
+        );
       }
       case 'two-step':
         return this.twoStep(plan.first.multiply(rows), plan.second.multiply(rows), fk);

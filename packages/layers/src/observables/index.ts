@@ -28,6 +28,10 @@
  * Defaults: `luminosity` for hadronic tables (fastest at every R on both backends: the
  * padded form multiplies 196/40 times the FLOPs, the two-step form runs its batched product in
  * wasm's scalar loop) and `compact` for DIS tables (fastest, and 9/14 of the padded memory).
+ * (The hadronic rows were measured before {@link luminosityContraction} replaced the plain
+ * luminosity product: it computes the same products but frees each table's luminosity as soon
+ * as it is used, so that wasm fits NNPDF4.0-sized inputs at R = 100, and on a backend with the
+ * fused kernels — `native` — never forms it.)
  * FK transposes are kept for tables of up to 2²² values and recomputed from activations above
  * (`fkTranspose: 'auto'`): recomputing costs ~1 % at R = 100 and up to 3× at R = 1 on the big
  * hadronic table, and halves its memory — wasm's whole heap is 4 GB.
@@ -50,6 +54,12 @@ export {
   type Formulations,
   type HadronicFormulation,
 } from './fk-convolution.js';
+export {
+  hasFusedLuminosityKernels,
+  LUMINOSITY_CONTRACTION_GRAD_KERNEL,
+  LUMINOSITY_CONTRACTION_KERNEL,
+  luminosityContraction,
+} from './luminosity-contraction.js';
 export { layoutFromConfig, layoutToConfig } from './observable-config.js';
 export {
   DEFAULT_DIS_FORMULATION,
