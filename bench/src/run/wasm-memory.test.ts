@@ -23,6 +23,6 @@ describe('the wasm memory guard', () => {
     expect(wasmMemoryProblem(inputs, 100)).toBeUndefined();
     const perReplica = hadronicPeakBytes(inputs, 2) - hadronicPeakBytes(inputs, 1);
     const replicas = Math.ceil(WASM_MEMORY_BYTES / perReplica) + 1;
-    expect(wasmMemoryProblem(inputs, replicas)).toMatch(/need ≈ 2\.0 GiB, beyond wasm's 2 GiB/);
+    expect(wasmMemoryProblem(inputs, replicas)).toMatch(/need ≈ 4\.0 GiB, beyond wasm's 4 GiB/);
   });
 });

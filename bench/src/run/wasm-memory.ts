@@ -2,10 +2,11 @@ import type { FitInputs } from '@partonfit/fktables';
 import { KEEP_TRANSPOSE_MAX_VALUES } from '@partonfit/layers';
 
 /**
- * What the wasm backend can address: its heap is a 32-bit WebAssembly memory, and tfjs-wasm
- * aborts the process ("memory access out of bounds") rather than throwing when a step needs more.
+ * What the wasm backend can address: its heap is a 32-bit WebAssembly memory (4 GiB; measured
+ * growing to 3.9 GB here), and tfjs-wasm aborts the process ("memory access out of bounds")
+ * rather than throwing when a step needs more.
  */
-export const WASM_MEMORY_BYTES = 2 ** 31;
+export const WASM_MEMORY_BYTES = 2 ** 32;
 
 /**
  * Bytes the hadronic tables hold on wasm at a step's peak, a lower bound of the step's memory:
