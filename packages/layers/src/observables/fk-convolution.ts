@@ -112,6 +112,18 @@ export function fkTensorValues(table: FkTensor, formulations: Formulations): Flo
   }
   const channels = table.channels;
   const out = new Float32Array(fkTensorShape(table, formulations).reduce((a, b) => a * b, 1));
+  if (formulations.hadronic === 'luminosity') {
+    // A reordering only: each (x1, x2, channel) row of data points moves as one block.
+    for (let a = 0; a < nx; a++) {
+      for (let b = 0; b < nx; b++) {
+        for (let c = 0; c < channels.length; c++) {
+          const from = ((a * nx + b) * channels.length + c) * ndata;
+          out.set(values.subarray(from, from + ndata), ((c * nx + a) * nx + b) * ndata);
+        }
+      }
+    }
+    return out;
+  }
   for (let a = 0; a < nx; a++) {
     for (let b = 0; b < nx; b++) {
       channels.forEach(([first, second], c) => {
@@ -119,9 +131,7 @@ export function fkTensorValues(table: FkTensor, formulations: Formulations): Flo
         const to =
           formulations.hadronic === 'padded'
             ? ((a * nx + b) * FLAVOUR_PAIRS + first * FLAVOURS + second) * ndata
-            : formulations.hadronic === 'luminosity'
-              ? ((c * nx + a) * nx + b) * ndata
-              : (c * nx + b) * nx * ndata + a * ndata;
+            : (c * nx + b) * nx * ndata + a * ndata;
         for (let n = 0; n < ndata; n++) out[to + n] = out[to + n] + values[from + n];
       });
     }
