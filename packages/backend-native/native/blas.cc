@@ -21,10 +21,10 @@ char* openblas_get_config(void) __attribute__((weak));
 namespace partonfit {
 
 void sgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, const float* a,
-           int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc, float beta) {
+           int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc) {
   cblas_sgemm(CblasRowMajor, transpose_a ? CblasTrans : CblasNoTrans,
               transpose_b ? CblasTrans : CblasNoTrans, static_cast<int>(m), static_cast<int>(n),
-              static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta,
+              static_cast<int>(k), 1.0f, a, static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f,
               c, static_cast<int>(ldc));
 }
 

@@ -7,10 +7,9 @@
 
 namespace partonfit {
 
-// C = op(A) @ op(B) + beta C, row-major, op(A) (m, k), op(B) (k, n), C (m, n) with leading
-// dimension ldc (beta 0: C's old values, even NaN, are ignored).
+// C = op(A) @ op(B), row-major, op(A) (m, k), op(B) (k, n), C (m, n) with leading dimension ldc.
 void sgemm(bool transpose_a, bool transpose_b, int64_t m, int64_t n, int64_t k, const float* a,
-           int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc, float beta = 0.0f);
+           int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc);
 
 // y = op(A) @ x, row-major A (m, n) with leading dimension lda, op transposing when the flag is
 // set; x and y with strides incx and incy.

@@ -1,118 +1,315 @@
 #include "luminosity.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <vector>
 
-#include "blas.h"
 #include "simd.h"
 #include "thread_pool.h"
 
-// Multiply-adds as fused multiply-adds where the target has them.
+// Multiply-adds as fused multiply-adds where the target has them. The vector types are only
+// passed between always-inlined functions, so their ABI (-Wpsabi) never matters.
 #pragma GCC optimize("fp-contract=fast")
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace partonfit {
 
 namespace {
 
-// Floats of the per-thread luminosity buffer (2 MB: a core's L2 share on current x86).
-constexpr int64_t kBufferFloats = int64_t{1} << 19;
+// The replicas of a block sit in the lanes of one vector: 16 (an AVX-512 register) or 8 (an
+// AVX2 register, and the last block when at most 8 replicas are left).
+typedef float Lanes16 __attribute__((vector_size(64)));
+typedef float Lanes8 __attribute__((vector_size(32)));
+
+template <typename V>
+constexpr int64_t kWidth = sizeof(V) / sizeof(float);
+
+// Replica slots are counted in multiples of the narrow width; slots past `replicas` hold zeros.
+constexpr int64_t kSlotMultiple = kWidth<Lanes8>;
+
 // Contractions below this many multiply-adds run on the calling thread.
 constexpr int64_t kParallelMultiplyAdds = int64_t{1} << 21;
 
-// Replicas per block: as many as the buffer holds (at least one).
-int64_t block_rows(const LuminosityProblem& p) {
-  return std::clamp<int64_t>(kBufferFloats / (p.x * p.x), 1, p.replicas);
+template <typename V>
+PARTONFIT_INLINE V load(const float* p) {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <typename V>
+PARTONFIT_INLINE void store(float* p, V v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+// How the kernels tile a table: the vector width for the replica lanes and the most data points
+// whose forward accumulators stay in registers, 2 · 12 of AVX-512's 32 or 2 · 6 of AVX2's 16.
+// Wide on the CPUs whose AVX-512 clone (simd.h) runs: its 8-lane loops need the VL forms.
+struct Tiling {
+  bool wide = false;
+  int max_data = 6;
+};
+
+Tiling tiling() {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {
+    return {true, 12};
+  }
+#endif
+  return {};
+}
+
+// The layout the kernels read: every (channel, x) row holds the replicas contiguously.
+struct Sizes {
+  int64_t replicas;
+  int64_t x;
+  int64_t channels;
+  int64_t data;
+  int64_t slots;  // replicas rounded up to kSlotMultiple
+};
+
+Sizes sizes_of(const LuminosityProblem& p) {
+  return {p.replicas, p.x, p.channels, p.data,
+          (p.replicas + kSlotMultiple - 1) / kSlotMultiple * kSlotMultiple};
 }
 
 bool parallel(const LuminosityProblem& p) {
   return p.replicas * p.x * p.x * p.channels * p.data >= kParallelMultiplyAdds;
 }
 
-// Channel c's factors of replica r, gathered from their stride-`channels` layout.
-void gather(const float* factors, const LuminosityProblem& p, int64_t r, int64_t c, float* out) {
-  const float* column = factors + r * p.x * p.channels + c;
-  for (int64_t a = 0; a < p.x; ++a) out[a] = column[a * p.channels];
-}
-
-// Writes x contiguous values to channel c of replica r in a (replicas, x, channels) array.
-void scatter(const float* values, const LuminosityProblem& p, int64_t r, int64_t c,
-             float* factors) {
-  float* column = factors + r * p.x * p.channels + c;
-  for (int64_t a = 0; a < p.x; ++a) column[a * p.channels] = values[a];
-}
-
-// Channel c's block of the FK table, (x · x, data).
-const float* fk_block(const LuminosityProblem& p, int64_t c) { return p.fk + c * p.x * p.x * p.data; }
-
-// block[a, b] = f1[a] · f2[b].
-PARTONFIT_CLONES void outer_product(const float* f1, const float* f2, int64_t x, float* block) {
-  for (int64_t a = 0; a < x; ++a) {
-    const float value = f1[a];
-    float* row = block + a * x;
-#pragma omp simd
-    for (int64_t b = 0; b < x; ++b) row[b] = value * f2[b];
-  }
-}
-
-// buffer[(r - r0), (a, b)] = first[r, a, c] · second[r, b, c] for r in [r0, r1).
-void form_luminosity(const LuminosityProblem& p, int64_t c, int64_t r0, int64_t r1,
-                     float* buffer) {
-  std::vector<float> f1(p.x), f2(p.x);
-  for (int64_t r = r0; r < r1; ++r) {
-    gather(p.first, p, r, c, f1.data());
-    gather(p.second, p, r, c, f2.data());
-    outer_product(f1.data(), f2.data(), p.x, buffer + (r - r0) * p.x * p.x);
-  }
-}
-
-// g1 = block @ f2 and g2 = f1 @ block for an (x, x) block, four rows at a time so that each pass
-// over g2 serves four of them.
-PARTONFIT_CLONES void reduce_block(const float* block, const float* f1, const float* f2,
-                                   int64_t x, float* g1, float* g2) {
-  std::fill(g2, g2 + x, 0.0f);
-  int64_t a = 0;
-  for (; a + 4 <= x; a += 4) {
-    const float* row0 = block + a * x;
-    const float* row1 = row0 + x;
-    const float* row2 = row1 + x;
-    const float* row3 = row2 + x;
-    const float w0 = f1[a], w1 = f1[a + 1], w2 = f1[a + 2], w3 = f1[a + 3];
-    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-#pragma omp simd reduction(+ : s0, s1, s2, s3)
-    for (int64_t b = 0; b < x; ++b) {
-      const float f = f2[b];
-      s0 += row0[b] * f;
-      s1 += row1[b] * f;
-      s2 += row2[b] * f;
-      s3 += row3[b] * f;
-      g2[b] += row0[b] * w0 + row1[b] * w1 + row2[b] * w2 + row3[b] * w3;
-    }
-    g1[a] = s0;
-    g1[a + 1] = s1;
-    g1[a + 2] = s2;
-    g1[a + 3] = s3;
-  }
-  for (; a < x; ++a) {
-    const float* row = block + a * x;
-    const float weight = f1[a];
-    float sum = 0.0f;
-#pragma omp simd reduction(+ : sum)
-    for (int64_t b = 0; b < x; ++b) {
-      sum += row[b] * f2[b];
-      g2[b] += row[b] * weight;
-    }
-    g1[a] = sum;
-  }
-}
-
-// The tasks of a loop over (channel group or channel, replica block), on the pool when large.
-void run(const LuminosityProblem& p, int64_t tasks, const std::function<void(int64_t)>& task) {
-  if (parallel(p)) {
+void run(bool in_parallel, int64_t tasks, const std::function<void(int64_t)>& task) {
+  if (in_parallel) {
     ThreadPool::instance().run_tasks(tasks, task);
   } else {
     for (int64_t i = 0; i < tasks; ++i) task(i);
   }
+}
+
+// lanes[(c · x + a) · slots + r] = factors[(r · x + a) · channels + c], zero for r ≥ replicas;
+// split over x points across the pool when the contraction is.
+void to_lanes(const float* factors, const Sizes& s, bool in_parallel, float* lanes) {
+  const auto layout = [&](int64_t a0, int64_t a1) {
+    for (int64_t c = 0; c < s.channels; ++c) {
+      for (int64_t a = a0; a < a1; ++a) {
+        float* target = lanes + (c * s.x + a) * s.slots;
+        for (int64_t r = 0; r < s.replicas; ++r) {
+          target[r] = factors[(r * s.x + a) * s.channels + c];
+        }
+        std::fill(target + s.replicas, target + s.slots, 0.0f);
+      }
+    }
+  };
+  if (in_parallel) {
+    ThreadPool::instance().parallel_for(s.x, 1, layout);
+  } else {
+    layout(0, s.x);
+  }
+}
+
+// factors[(r · x + a) · channels + c] = lanes[(c · x + a) · slots + r], the inverse of to_lanes
+// for the replicas that exist.
+void from_lanes(const float* lanes, const Sizes& s, bool in_parallel, float* factors) {
+  const auto layout = [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      float* target = factors + r * s.x * s.channels;
+      for (int64_t a = 0; a < s.x; ++a) {
+        for (int64_t c = 0; c < s.channels; ++c) {
+          target[a * s.channels + c] = lanes[(c * s.x + a) * s.slots + r];
+        }
+      }
+    }
+  };
+  if (in_parallel) {
+    ThreadPool::instance().parallel_for(s.replicas, 1, layout);
+  } else {
+    layout(0, s.replicas);
+  }
+}
+
+// Both factors in the kernels' layout, in buffers the calling thread reuses from call to call;
+// `second` shares `first`'s values when the two inputs are the same array, as for a table whose
+// two beams see one PDF.
+struct FactorLanes {
+  const float* first;
+  const float* second;
+
+  FactorLanes(const LuminosityProblem& p, const Sizes& s, bool in_parallel) {
+    thread_local std::vector<float> first_lanes, second_lanes;
+    const int64_t size = s.channels * s.x * s.slots;
+    first_lanes.resize(size);
+    to_lanes(p.first, s, in_parallel, first_lanes.data());
+    first = first_lanes.data();
+    if (p.second == p.first) {
+      second = first;
+    } else {
+      second_lanes.resize(size);
+      to_lanes(p.second, s, in_parallel, second_lanes.data());
+      second = second_lanes.data();
+    }
+  }
+};
+
+// The bounds of tile `index` of `tiles` near-equal tiles of [0, count).
+PARTONFIT_INLINE int64_t tile_start(int64_t count, int64_t tiles, int64_t index) {
+  return count * index / tiles;
+}
+
+// out[n, r] += Σ_a first[a, r] Σ_b second[b, r] · fk[a, b, n] for kData data points n from n0
+// and one vector of replicas r: the inner sum runs in kData registers, the outer in kData more.
+// first, second (x, slots) and out (data, slots) start at the block's first replica.
+template <typename V, int kData>
+PARTONFIT_INLINE void forward_tile(const float* fk, const float* first, const float* second,
+                                   const Sizes& s, int64_t n0, float* out) {
+  V outer[kData] = {};
+  for (int64_t a = 0; a < s.x; ++a) {
+    V inner[kData] = {};
+    const float* row = fk + a * s.x * s.data + n0;
+    for (int64_t b = 0; b < s.x; ++b) {
+      const V factor = load<V>(second + b * s.slots);
+      const float* values = row + b * s.data;
+      for (int t = 0; t < kData; ++t) inner[t] += factor * values[t];
+    }
+    const V factor = load<V>(first + a * s.slots);
+    for (int t = 0; t < kData; ++t) outer[t] += factor * inner[t];
+  }
+  for (int t = 0; t < kData; ++t) {
+    float* target = out + (n0 + t) * s.slots;
+    store(target, load<V>(target) + outer[t]);
+  }
+}
+
+// forward_tile for a run-time tile width in [1, kData].
+template <typename V, int kData>
+PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* fk, const float* first,
+                                      const float* second, const Sizes& s, int64_t n0,
+                                      float* out) {
+  if constexpr (kData > 1) {
+    if (width < kData) return forward_tile_of<V, kData - 1>(width, fk, first, second, s, n0, out);
+  }
+  forward_tile<V, kData>(fk, first, second, s, n0, out);
+}
+
+// One channel and one replica vector, every data point, in tiles of at most max_data.
+template <typename V, int kMaxData>
+PARTONFIT_INLINE void forward_block(const float* fk, const float* first, const float* second,
+                                    const Sizes& s, int max_data, float* out) {
+  const int64_t tiles = (s.data + max_data - 1) / max_data;
+  for (int64_t i = 0; i < tiles; ++i) {
+    const int64_t n0 = tile_start(s.data, tiles, i);
+    forward_tile_of<V, kMaxData>(tile_start(s.data, tiles, i + 1) - n0, fk, first, second, s, n0,
+                                 out);
+  }
+}
+
+// One channel's block fk (x, x, data) for all replicas, added into out (data, slots).
+PARTONFIT_CLONES void forward_channel(const float* fk, const float* first, const float* second,
+                                      const Sizes& s, const Tiling& tiling, float* out) {
+  int64_t r = 0;
+  if (tiling.wide) {
+    for (; r + kWidth<Lanes16> <= s.slots; r += kWidth<Lanes16>) {
+      forward_block<Lanes16, 12>(fk, first + r, second + r, s, tiling.max_data, out + r);
+    }
+  }
+  for (; r < s.slots; r += kWidth<Lanes8>) {
+    forward_block<Lanes8, 12>(fk, first + r, second + r, s, tiling.max_data, out + r);
+  }
+}
+
+// x2 points the backward's register tile covers: its kX rows of the FK table are addressed
+// through one index register each, and 2 · 6 accumulators leave AVX2's registers room too.
+constexpr int kTileX = 6;
+
+// For one x1 point a, kX consecutive x2 points from b0 and kVectors vectors of replicas:
+// g[b] = Σ_n fk[a, b, n] · dy[n, r], then d_first[a] += Σ_b g[b] · second[b] and
+// d_second[b] += g[b] · first[a]. dy (data, slots), second and d_second (x, slots) start at the
+// tile's first replica; each FK value, broadcast once, serves every vector.
+template <typename V, int kVectors, int kX>
+PARTONFIT_INLINE void backward_tile(const float* fk, const float* dy, const V* first_a,
+                                    const float* second, const Sizes& s, int64_t a, int64_t b0,
+                                    V* d_first, float* d_second) {
+  V g[kX][kVectors] = {};
+  const float* rows = fk + (a * s.x + b0) * s.data;
+  for (int64_t n = 0; n < s.data; ++n) {
+    V gradient[kVectors];
+    for (int v = 0; v < kVectors; ++v) gradient[v] = load<V>(dy + n * s.slots + v * kWidth<V>);
+    for (int j = 0; j < kX; ++j) {
+      const float value = rows[j * s.data + n];
+      for (int v = 0; v < kVectors; ++v) g[j][v] += gradient[v] * value;
+    }
+  }
+  for (int j = 0; j < kX; ++j) {
+    for (int v = 0; v < kVectors; ++v) {
+      const int64_t b = (b0 + j) * s.slots + v * kWidth<V>;
+      d_first[v] += g[j][v] * load<V>(second + b);
+      store(d_second + b, load<V>(d_second + b) + g[j][v] * first_a[v]);
+    }
+  }
+}
+
+// backward_tile for a run-time tile width in [1, kX].
+template <typename V, int kVectors, int kX>
+PARTONFIT_INLINE void backward_tile_of(int64_t width, const float* fk, const float* dy,
+                                       const V* first_a, const float* second, const Sizes& s,
+                                       int64_t a, int64_t b0, V* d_first, float* d_second) {
+  if constexpr (kX > 1) {
+    if (width < kX) {
+      return backward_tile_of<V, kVectors, kX - 1>(width, fk, dy, first_a, second, s, a, b0,
+                                                   d_first, d_second);
+    }
+  }
+  backward_tile<V, kVectors, kX>(fk, dy, first_a, second, s, a, b0, d_first, d_second);
+}
+
+// One x1 point a, one channel and kVectors vectors of replicas: d_first[a], and d_second
+// (x, slots), which starts zeroed.
+template <typename V, int kVectors>
+PARTONFIT_INLINE void backward_row(const float* fk, const float* dy, const float* first,
+                                   const float* second, const Sizes& s, int64_t a,
+                                   float* d_first, float* d_second) {
+  const int64_t tiles = (s.x + kTileX - 1) / kTileX;
+  V first_a[kVectors], sum[kVectors] = {};
+  for (int v = 0; v < kVectors; ++v) first_a[v] = load<V>(first + a * s.slots + v * kWidth<V>);
+  for (int64_t i = 0; i < tiles; ++i) {
+    const int64_t b0 = tile_start(s.x, tiles, i);
+    backward_tile_of<V, kVectors, kTileX>(tile_start(s.x, tiles, i + 1) - b0, fk, dy, first_a,
+                                          second, s, a, b0, sum, d_second);
+  }
+  for (int v = 0; v < kVectors; ++v) store(d_first + a * s.slots + v * kWidth<V>, sum[v]);
+}
+
+// Every replica of x1 point a from slot r on, in pairs of vectors while they last; returns the
+// first slot left.
+template <typename V>
+PARTONFIT_INLINE int64_t backward_rows(const float* fk, const float* dy, const float* first,
+                                       const float* second, const Sizes& s, int64_t a, int64_t r,
+                                       float* d_first, float* d_second) {
+  constexpr int64_t width = kWidth<V>;
+  for (; r + 2 * width <= s.slots; r += 2 * width) {
+    backward_row<V, 2>(fk, dy + r, first + r, second + r, s, a, d_first + r, d_second + r);
+  }
+  for (; r + width <= s.slots; r += width) {
+    backward_row<V, 1>(fk, dy + r, first + r, second + r, s, a, d_first + r, d_second + r);
+  }
+  return r;
+}
+
+// One channel for all replicas, x1 point by x1 point so that the FK rows of one point stay in
+// the L1 cache while every replica vector passes over them.
+PARTONFIT_CLONES void backward_channel(const float* fk, const float* dy, const float* first,
+                                       const float* second, const Sizes& s, const Tiling& tiling,
+                                       float* d_first, float* d_second) {
+  for (int64_t a = 0; a < s.x; ++a) {
+    const int64_t r =
+        tiling.wide ? backward_rows<Lanes16>(fk, dy, first, second, s, a, 0, d_first, d_second)
+                    : 0;
+    backward_rows<Lanes8>(fk, dy, first, second, s, a, r, d_first, d_second);
+  }
+}
+
+// Channel c's block of the FK table, (x, x, data).
+const float* fk_block(const LuminosityProblem& p, int64_t c) {
+  return p.fk + c * p.x * p.x * p.data;
 }
 
 }  // namespace
@@ -121,64 +318,64 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
   const int64_t size = p.replicas * p.data;
   std::fill(out, out + size, 0.0f);
   if (size == 0 || p.x == 0 || p.channels == 0) return;
-  const int64_t rows = block_rows(p);
-  const int64_t blocks = (p.replicas + rows - 1) / rows;
-  // Channel groups add into their own copy of the output; replica blocks write disjoint rows.
-  // Several groups per thread, handed out as threads free up, so that a thread the OS delays
-  // leaves its share to the others.
+  const Sizes s = sizes_of(p);
+  const Tiling tiles = tiling();
+  const bool in_parallel = parallel(p);
+  const FactorLanes factors(p, s, in_parallel);
+  // Channel groups add into their own (data, slots) sums; several groups per thread, handed out
+  // as threads free up, so that a thread the OS delays leaves its share to the others.
   const int64_t groups =
-      parallel(p) ? std::min<int64_t>(4 * ThreadPool::instance().threads(), p.channels) : 1;
-  std::vector<float> partials((groups - 1) * size, 0.0f);
-  const int64_t xx = p.x * p.x;
-  run(p, groups * blocks, [&](int64_t task) {
-    const int64_t group = task / blocks;
-    const int64_t r0 = task % blocks * rows;
-    const int64_t r1 = std::min(p.replicas, r0 + rows);
-    float* target = group == 0 ? out : partials.data() + (group - 1) * size;
-    thread_local std::vector<float> buffer;
-    buffer.resize(rows * xx);
+      in_parallel ? std::min<int64_t>(4 * ThreadPool::instance().threads(), p.channels) : 1;
+  const int64_t lanes = s.data * s.slots;
+  std::vector<float> sums(groups * lanes, 0.0f);
+  run(in_parallel, groups, [&](int64_t group) {
     for (int64_t c = p.channels * group / groups; c < p.channels * (group + 1) / groups; ++c) {
-      form_luminosity(p, c, r0, r1, buffer.data());
-      sgemm(false, false, r1 - r0, p.data, xx, buffer.data(), xx, fk_block(p, c), p.data,
-            target + r0 * p.data, p.data, 1.0f);
+      const int64_t row = c * s.x * s.slots;
+      forward_channel(fk_block(p, c), factors.first + row, factors.second + row, s, tiles,
+                      sums.data() + group * lanes);
     }
   });
-  for (int64_t group = 1; group < groups; ++group) {
-    const float* partial = partials.data() + (group - 1) * size;
-    for (int64_t i = 0; i < size; ++i) out[i] += partial[i];
+  for (int64_t group = 0; group < groups; ++group) {
+    const float* sum = sums.data() + group * lanes;
+    for (int64_t r = 0; r < p.replicas; ++r) {
+      for (int64_t n = 0; n < p.data; ++n) out[r * p.data + n] += sum[n * s.slots + r];
+    }
   }
 }
 
 void luminosity_contraction_grad(const LuminosityProblem& p, const float* dy, float* d_first,
                                  float* d_second) {
-  const int64_t factors = p.replicas * p.x * p.channels;
+  const int64_t size = p.replicas * p.x * p.channels;
   if (p.data == 0) {
-    std::fill(d_first, d_first + factors, 0.0f);
-    std::fill(d_second, d_second + factors, 0.0f);
+    std::fill(d_first, d_first + size, 0.0f);
+    std::fill(d_second, d_second + size, 0.0f);
     return;
   }
-  if (factors == 0) return;
-  const int64_t rows = block_rows(p);
-  const int64_t blocks = (p.replicas + rows - 1) / rows;
-  const int64_t xx = p.x * p.x;
-  // Each (channel, replica block) writes its own entries of d_first and d_second.
-  run(p, p.channels * blocks, [&](int64_t task) {
-    const int64_t c = task / blocks;
-    const int64_t r0 = task % blocks * rows;
-    const int64_t r1 = std::min(p.replicas, r0 + rows);
-    thread_local std::vector<float> buffer;
-    buffer.resize(rows * xx);
-    sgemm(false, true, r1 - r0, xx, p.data, dy + r0 * p.data, p.data, fk_block(p, c), p.data,
-          buffer.data(), xx);
-    std::vector<float> f1(p.x), f2(p.x), g1(p.x), g2(p.x);
-    for (int64_t r = r0; r < r1; ++r) {
-      gather(p.first, p, r, c, f1.data());
-      gather(p.second, p, r, c, f2.data());
-      reduce_block(buffer.data() + (r - r0) * xx, f1.data(), f2.data(), p.x, g1.data(), g2.data());
-      scatter(g1.data(), p, r, c, d_first);
-      scatter(g2.data(), p, r, c, d_second);
-    }
+  if (size == 0) return;
+  const Sizes s = sizes_of(p);
+  const Tiling tiles = tiling();
+  const bool in_parallel = parallel(p);
+  const FactorLanes factors(p, s, in_parallel);
+  // The calling thread's buffers, reused from call to call (the tasks see them through pointers).
+  thread_local std::vector<float> dy_buffer, gradient_buffer;
+  dy_buffer.assign(s.data * s.slots, 0.0f);
+  float* const dy_lanes = dy_buffer.data();
+  for (int64_t r = 0; r < p.replicas; ++r) {
+    for (int64_t n = 0; n < p.data; ++n) dy_lanes[n * s.slots + r] = dy[r * p.data + n];
+  }
+  const int64_t lanes = s.channels * s.x * s.slots;
+  gradient_buffer.resize(2 * lanes);
+  float* const first_gradient = gradient_buffer.data();
+  float* const second_gradient = first_gradient + lanes;
+  // Each channel writes its own rows of the gradients.
+  run(in_parallel, p.channels, [&](int64_t c) {
+    const int64_t row = c * s.x * s.slots;
+    std::fill(second_gradient + row, second_gradient + row + s.x * s.slots, 0.0f);
+    backward_channel(fk_block(p, c), dy_lanes, factors.first + row, factors.second + row, s, tiles,
+                     first_gradient + row, second_gradient + row);
   });
+  from_lanes(first_gradient, s, in_parallel, d_first);
+  from_lanes(second_gradient, s, in_parallel, d_second);
 }
 
 }  // namespace partonfit

@@ -1,6 +1,6 @@
-// The hadronic FK contraction fused with its luminosity: per channel, the luminosity of a block
-// of replicas is formed in a cache-sized buffer and multiplied into the FK table at once, so the
-// (replicas, x1 · x2 · channel) luminosity of the whole table never exists in memory.
+// The hadronic FK contraction fused with its luminosity, in register-tiled loops that never form
+// the (replicas, x1 · x2 · channel) luminosity: the replicas sit in the lanes of the vectors,
+// each FK value is broadcast once per vector of replicas, and the FK table is read in place.
 #pragma once
 
 #include <cstdint>

@@ -10,11 +10,21 @@ interface Sizes {
   readonly data: number;
 }
 
-/** The inputs of one contraction, from fixed seeds (the same on every backend). */
-function inputs({ replicas, x, channels, data }: Sizes) {
+/**
+ * The inputs of one contraction, from fixed seeds (the same on every backend). With `oneBeamPdf`
+ * both factors hold the same values, as for a table whose two beams see one PDF: one tensor
+ * for the fused kernel, and a copy for cpu autodiff so that its two gradients stay apart.
+ */
+function inputs({ replicas, x, channels, data }: Sizes, oneBeamPdf = false, fused = false) {
+  const first = randomTensor([replicas, x, channels], 1);
+  const second = oneBeamPdf
+    ? fused
+      ? first
+      : first.clone()
+    : randomTensor([replicas, x, channels], 2);
   return {
-    first: randomTensor([replicas, x, channels], 1),
-    second: randomTensor([replicas, x, channels], 2),
+    first,
+    second,
     fk: randomTensor([channels * x * x, data], 3, 0, 1),
     dy: randomTensor([replicas, data], 4),
   };
@@ -33,15 +43,15 @@ function luminosity(first: tf.Tensor, second: tf.Tensor, { replicas, x, channels
 }
 
 /** Forward on native through the fused kernel; on cpu by forming the luminosity. */
-function forward(sizes: Sizes, fused: boolean): tf.Tensor {
-  const { first, second, fk } = inputs(sizes);
+function forward(sizes: Sizes, fused: boolean, oneBeamPdf = false): tf.Tensor {
+  const { first, second, fk } = inputs(sizes, oneBeamPdf, fused);
   if (fused) return tf.engine().runKernel<tf.Tensor>(LUMINOSITY_CONTRACTION, { first, second, fk });
   return tf.matMul(luminosity(first, second, sizes), fk);
 }
 
 /** `[dFirst, dSecond]` concatenated: fused kernel, or cpu autodiff through the luminosity. */
-function backward(sizes: Sizes, fused: boolean): tf.Tensor {
-  const { first, second, fk, dy } = inputs(sizes);
+function backward(sizes: Sizes, fused: boolean, oneBeamPdf = false): tf.Tensor {
+  const { first, second, fk, dy } = inputs(sizes, oneBeamPdf, fused);
   const gradients = fused
     ? tf.engine().runKernel<tf.Tensor[]>(LUMINOSITY_CONTRACTION_GRAD, { dy, first, second, fk })
     : tf.grads((f1: tf.Tensor, f2: tf.Tensor) =>
@@ -58,7 +68,10 @@ const SIZES: readonly [string, Sizes][] = [
   ['small (one thread)', { replicas: 3, x: 5, channels: 4, data: 6 }],
   ['one replica, one channel', { replicas: 1, x: 7, channels: 1, data: 2 }],
   // Above the threading threshold, with more replicas than one buffer holds (145 at x = 60).
-  ['threaded, two replica blocks', { replicas: 150, x: 60, channels: 4, data: 8 }],
+  ['threaded, many replica vectors', { replicas: 150, x: 60, channels: 4, data: 8 }],
+  // 37 replicas fill a pair of 16-lane vectors and an 8-lane one with 3 padding lanes; 29 data
+  // points and 13 x points are no multiple of the register tiles (12 data, 6 x points).
+  ['threaded, tiles with remainders', { replicas: 37, x: 13, channels: 12, data: 29 }],
 ];
 
 describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', () => {
@@ -79,6 +92,22 @@ describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', ()
       expect(worstRatio(native.values, cpu.values, 0, bound)).toBeLessThanOrEqual(1);
     });
   }
+
+  it('should take one tensor for both beams, forward and backward', async () => {
+    const sizes = { replicas: 21, x: 11, channels: 40, data: 14 };
+    const cpuForward = await runOn('cpu', () => forward(sizes, false, true));
+    const nativeForward = await runOn('native', () => forward(sizes, true, true));
+    const forwardBound = tolerance(sizes, sizes.x * sizes.x * sizes.channels);
+    expect(
+      worstRatio(nativeForward.values, cpuForward.values, 0, forwardBound),
+    ).toBeLessThanOrEqual(1);
+    const cpuBackward = await runOn('cpu', () => backward(sizes, false, true));
+    const nativeBackward = await runOn('native', () => backward(sizes, true, true));
+    const backwardBound = tolerance(sizes, sizes.x * sizes.data);
+    expect(
+      worstRatio(nativeBackward.values, cpuBackward.values, 0, backwardBound),
+    ).toBeLessThanOrEqual(1);
+  });
 
   it('should overwrite recycled output buffers, and give zero gradients for no data', async () => {
     await tf.setBackend('native');
