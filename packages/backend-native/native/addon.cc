@@ -394,53 +394,64 @@ Napi::Value Pad(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// The sizes and factor arrays of a luminosity contraction, checked against the arrays' lengths:
-// arguments first, second, fk at `index`, then replicas, x, channels, data at `index + 3`.
+// The arrays and sizes of a luminosity contraction, checked against each other: arguments pdf,
+// fk, firstFlavours, secondFlavours at `index`, then replicas, x, flavours, data at `index + 4`.
 LuminosityProblem luminosity_problem(const Napi::CallbackInfo& info, size_t index) {
   const Napi::Env env = info.Env();
-  const ArrayView<float> first = floats(info, index, "first");
-  const ArrayView<float> second = floats(info, index + 1, "second");
-  const ArrayView<float> fk = floats(info, index + 2, "fk");
+  const ArrayView<float> pdf = floats(info, index, "pdf");
+  const ArrayView<float> fk = floats(info, index + 1, "fk");
+  const ArrayView<int32_t> first_flavour = ints(info, index + 2, "firstFlavours");
+  const ArrayView<int32_t> second_flavour = ints(info, index + 3, "secondFlavours");
   LuminosityProblem p;
-  p.replicas = integer(info, index + 3, "replicas");
-  p.x = integer(info, index + 4, "x");
-  p.channels = integer(info, index + 5, "channels");
-  p.data = integer(info, index + 6, "data");
-  if (p.replicas < 0 || p.x < 0 || p.channels < 0 || p.data < 0) {
+  p.replicas = integer(info, index + 4, "replicas");
+  p.x = integer(info, index + 5, "x");
+  p.flavours = integer(info, index + 6, "flavours");
+  p.data = integer(info, index + 7, "data");
+  p.channels = static_cast<int64_t>(first_flavour.length);
+  if (p.replicas < 0 || p.x < 0 || p.flavours < 0 || p.data < 0) {
     fail(env, "luminosity contraction: negative size");
   }
-  require_length(env, first.length, p.replicas * p.channels * p.x, "first");
-  require_length(env, second.length, p.replicas * p.channels * p.x, "second");
+  require_length(env, second_flavour.length, p.channels, "secondFlavours");
+  for (int64_t c = 0; c < p.channels; ++c) {
+    for (const int32_t flavour : {first_flavour.data[c], second_flavour.data[c]}) {
+      if (flavour < 0 || flavour >= p.flavours) {
+        fail(env, "luminosity contraction: channel " + std::to_string(c) + " names flavour " +
+                      std::to_string(flavour) + ", outside [0, " + std::to_string(p.flavours) +
+                      ")");
+      }
+    }
+  }
+  require_length(env, pdf.length, p.replicas * p.x * p.flavours, "pdf");
   require_length(env, fk.length, p.channels * p.x * p.x * p.data, "fk");
-  p.first = first.data;
-  p.second = second.data;
+  p.pdf = pdf.data;
   p.fk = fk.data;
+  p.first_flavour = first_flavour.data;
+  p.second_flavour = second_flavour.data;
   return p;
 }
 
-// luminosityContraction(first, second, fk, replicas, x, channels, data, out)
+// luminosityContraction(pdf, fk, firstFlavours, secondFlavours, replicas, x, flavours, data, out)
 Napi::Value LuminosityContraction(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
-  if (info.Length() < 8) fail(env, "luminosityContraction takes 8 arguments");
+  if (info.Length() < 9) fail(env, "luminosityContraction takes 9 arguments");
   const LuminosityProblem p = luminosity_problem(info, 0);
-  const ArrayView<float> out = floats(info, 7, "out");
+  const ArrayView<float> out = floats(info, 8, "out");
   require_length(env, out.length, p.replicas * p.data, "out");
   luminosity_contraction(p, out.data);
   return env.Undefined();
 }
 
-// luminosityContractionGrad(dy, first, second, fk, replicas, x, channels, data, dFirst, dSecond)
+// luminosityContractionGrad(dy, pdf, fk, firstFlavours, secondFlavours, replicas, x, flavours,
+// data, dPdf)
 Napi::Value LuminosityContractionGrad(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   if (info.Length() < 10) fail(env, "luminosityContractionGrad takes 10 arguments");
   const ArrayView<float> dy = floats(info, 0, "dy");
   const LuminosityProblem p = luminosity_problem(info, 1);
-  const ArrayView<float> d_first = floats(info, 8, "dFirst");
-  const ArrayView<float> d_second = floats(info, 9, "dSecond");
+  const ArrayView<float> d_pdf = floats(info, 9, "dPdf");
   require_length(env, dy.length, p.replicas * p.data, "dy");
-  require_length(env, d_first.length, p.replicas * p.channels * p.x, "dFirst");
-  require_length(env, d_second.length, p.replicas * p.channels * p.x, "dSecond");
-  luminosity_contraction_grad(p, dy.data, d_first.data, d_second.data);
+  require_length(env, d_pdf.length, p.replicas * p.x * p.flavours, "dPdf");
+  luminosity_contraction_grad(p, dy.data, d_pdf.data);
   return env.Undefined();
 }
 

@@ -60,17 +60,17 @@ Tiling tiling() {
   return {};
 }
 
-// The layout the kernels read: every (channel, x) row holds the replicas contiguously.
+// The layout the kernels read: every (flavour or channel, x) row holds the replicas contiguously.
 struct Sizes {
   int64_t replicas;
   int64_t x;
-  int64_t channels;
+  int64_t flavours;
   int64_t data;
   int64_t slots;  // replicas rounded up to kSlotMultiple
 };
 
 Sizes sizes_of(const LuminosityProblem& p) {
-  return {p.replicas, p.x, p.channels, p.data,
+  return {p.replicas, p.x, p.flavours, p.data,
           (p.replicas + kSlotMultiple - 1) / kSlotMultiple * kSlotMultiple};
 }
 
@@ -86,16 +86,14 @@ void run(bool in_parallel, int64_t tasks, const std::function<void(int64_t)>& ta
   }
 }
 
-// lanes[(c · x + a) · slots + r] = factors[(r · x + a) · channels + c], zero for r ≥ replicas;
-// split over x points across the pool when the contraction is.
-void to_lanes(const float* factors, const Sizes& s, bool in_parallel, float* lanes) {
+// lanes[(f · x + a) · slots + r] = pdf[(r · x + a) · flavours + f], zero for r ≥ replicas; split
+// over x points across the pool when the contraction is.
+void to_lanes(const float* pdf, const Sizes& s, bool in_parallel, float* lanes) {
   const auto layout = [&](int64_t a0, int64_t a1) {
-    for (int64_t c = 0; c < s.channels; ++c) {
+    for (int64_t f = 0; f < s.flavours; ++f) {
       for (int64_t a = a0; a < a1; ++a) {
-        float* target = lanes + (c * s.x + a) * s.slots;
-        for (int64_t r = 0; r < s.replicas; ++r) {
-          target[r] = factors[(r * s.x + a) * s.channels + c];
-        }
+        float* target = lanes + (f * s.x + a) * s.slots;
+        for (int64_t r = 0; r < s.replicas; ++r) target[r] = pdf[(r * s.x + a) * s.flavours + f];
         std::fill(target + s.replicas, target + s.slots, 0.0f);
       }
     }
@@ -107,15 +105,15 @@ void to_lanes(const float* factors, const Sizes& s, bool in_parallel, float* lan
   }
 }
 
-// factors[(r · x + a) · channels + c] = lanes[(c · x + a) · slots + r], the inverse of to_lanes
-// for the replicas that exist.
-void from_lanes(const float* lanes, const Sizes& s, bool in_parallel, float* factors) {
+// pdf[(r · x + a) · flavours + f] = lanes[(f · x + a) · slots + r], the inverse of to_lanes for
+// the replicas that exist.
+void from_lanes(const float* lanes, const Sizes& s, bool in_parallel, float* pdf) {
   const auto layout = [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
-      float* target = factors + r * s.x * s.channels;
+      float* target = pdf + r * s.x * s.flavours;
       for (int64_t a = 0; a < s.x; ++a) {
-        for (int64_t c = 0; c < s.channels; ++c) {
-          target[a * s.channels + c] = lanes[(c * s.x + a) * s.slots + r];
+        for (int64_t f = 0; f < s.flavours; ++f) {
+          target[a * s.flavours + f] = lanes[(f * s.x + a) * s.slots + r];
         }
       }
     }
@@ -127,28 +125,14 @@ void from_lanes(const float* lanes, const Sizes& s, bool in_parallel, float* fac
   }
 }
 
-// Both factors in the kernels' layout, in buffers the calling thread reuses from call to call;
-// `second` shares `first`'s values when the two inputs are the same array, as for a table whose
-// two beams see one PDF.
-struct FactorLanes {
-  const float* first;
-  const float* second;
-
-  FactorLanes(const LuminosityProblem& p, const Sizes& s, bool in_parallel) {
-    thread_local std::vector<float> first_lanes, second_lanes;
-    const int64_t size = s.channels * s.x * s.slots;
-    first_lanes.resize(size);
-    to_lanes(p.first, s, in_parallel, first_lanes.data());
-    first = first_lanes.data();
-    if (p.second == p.first) {
-      second = first;
-    } else {
-      second_lanes.resize(size);
-      to_lanes(p.second, s, in_parallel, second_lanes.data());
-      second = second_lanes.data();
-    }
-  }
-};
+// The PDF in the kernels' layout (flavours, x, slots), in a buffer the calling thread reuses
+// from call to call.
+const float* pdf_lanes(const LuminosityProblem& p, const Sizes& s, bool in_parallel) {
+  thread_local std::vector<float> lanes;
+  lanes.resize(s.flavours * s.x * s.slots);
+  to_lanes(p.pdf, s, in_parallel, lanes.data());
+  return lanes.data();
+}
 
 // The bounds of tile `index` of `tiles` near-equal tiles of [0, count).
 PARTONFIT_INLINE int64_t tile_start(int64_t count, int64_t tiles, int64_t index) {
@@ -307,6 +291,12 @@ PARTONFIT_CLONES void backward_channel(const float* fk, const float* dy, const f
   }
 }
 
+// target[i] += values[i] for i < count.
+PARTONFIT_CLONES void add_into(const float* values, int64_t count, float* target) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) target[i] += values[i];
+}
+
 // Channel c's block of the FK table, (x, x, data).
 const float* fk_block(const LuminosityProblem& p, int64_t c) {
   return p.fk + c * p.x * p.x * p.data;
@@ -321,7 +311,8 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
   const Sizes s = sizes_of(p);
   const Tiling tiles = tiling();
   const bool in_parallel = parallel(p);
-  const FactorLanes factors(p, s, in_parallel);
+  const float* const lanes_of_pdf = pdf_lanes(p, s, in_parallel);
+  const int64_t row = s.x * s.slots;
   // Channel groups add into their own (data, slots) sums; several groups per thread, handed out
   // as threads free up, so that a thread the OS delays leaves its share to the others.
   const int64_t groups =
@@ -330,8 +321,8 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
   std::vector<float> sums(groups * lanes, 0.0f);
   run(in_parallel, groups, [&](int64_t group) {
     for (int64_t c = p.channels * group / groups; c < p.channels * (group + 1) / groups; ++c) {
-      const int64_t row = c * s.x * s.slots;
-      forward_channel(fk_block(p, c), factors.first + row, factors.second + row, s, tiles,
+      forward_channel(fk_block(p, c), lanes_of_pdf + p.first_flavour[c] * row,
+                      lanes_of_pdf + p.second_flavour[c] * row, s, tiles,
                       sums.data() + group * lanes);
     }
   });
@@ -343,39 +334,52 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
   }
 }
 
-void luminosity_contraction_grad(const LuminosityProblem& p, const float* dy, float* d_first,
-                                 float* d_second) {
-  const int64_t size = p.replicas * p.x * p.channels;
-  if (p.data == 0) {
-    std::fill(d_first, d_first + size, 0.0f);
-    std::fill(d_second, d_second + size, 0.0f);
-    return;
-  }
-  if (size == 0) return;
+void luminosity_contraction_grad(const LuminosityProblem& p, const float* dy, float* d_pdf) {
+  const int64_t size = p.replicas * p.x * p.flavours;
+  std::fill(d_pdf, d_pdf + size, 0.0f);
+  if (p.data == 0 || size == 0 || p.channels == 0) return;
   const Sizes s = sizes_of(p);
   const Tiling tiles = tiling();
   const bool in_parallel = parallel(p);
-  const FactorLanes factors(p, s, in_parallel);
-  // The calling thread's buffers, reused from call to call (the tasks see them through pointers).
+  const float* const lanes_of_pdf = pdf_lanes(p, s, in_parallel);
+  const int64_t row = s.x * s.slots;
+  // The calling thread's buffers, reused from call to call (the tasks see them through pointers):
+  // dy in lanes, and each channel's gradients with respect to its two factors.
   thread_local std::vector<float> dy_buffer, gradient_buffer;
   dy_buffer.assign(s.data * s.slots, 0.0f);
   float* const dy_lanes = dy_buffer.data();
   for (int64_t r = 0; r < p.replicas; ++r) {
     for (int64_t n = 0; n < p.data; ++n) dy_lanes[n * s.slots + r] = dy[r * p.data + n];
   }
-  const int64_t lanes = s.channels * s.x * s.slots;
-  gradient_buffer.resize(2 * lanes);
+  gradient_buffer.resize(2 * p.channels * row);
   float* const first_gradient = gradient_buffer.data();
-  float* const second_gradient = first_gradient + lanes;
-  // Each channel writes its own rows of the gradients.
+  float* const second_gradient = first_gradient + p.channels * row;
   run(in_parallel, p.channels, [&](int64_t c) {
-    const int64_t row = c * s.x * s.slots;
-    std::fill(second_gradient + row, second_gradient + row + s.x * s.slots, 0.0f);
-    backward_channel(fk_block(p, c), dy_lanes, factors.first + row, factors.second + row, s, tiles,
-                     first_gradient + row, second_gradient + row);
+    std::fill(second_gradient + c * row, second_gradient + (c + 1) * row, 0.0f);
+    backward_channel(fk_block(p, c), dy_lanes, lanes_of_pdf + p.first_flavour[c] * row,
+                     lanes_of_pdf + p.second_flavour[c] * row, s, tiles, first_gradient + c * row,
+                     second_gradient + c * row);
   });
-  from_lanes(first_gradient, s, in_parallel, d_first);
-  from_lanes(second_gradient, s, in_parallel, d_second);
+  // Per flavour, the sum of the gradients of the factors it supplies, then back to the PDF's
+  // layout.
+  thread_local std::vector<float> flavour_buffer;
+  flavour_buffer.assign(s.flavours * row, 0.0f);
+  float* const flavour_gradient = flavour_buffer.data();
+  const auto gather = [&](int64_t f0, int64_t f1) {
+    for (int64_t f = f0; f < f1; ++f) {
+      float* target = flavour_gradient + f * row;
+      for (int64_t c = 0; c < p.channels; ++c) {
+        if (p.first_flavour[c] == f) add_into(first_gradient + c * row, row, target);
+        if (p.second_flavour[c] == f) add_into(second_gradient + c * row, row, target);
+      }
+    }
+  };
+  if (in_parallel) {
+    ThreadPool::instance().parallel_for(s.flavours, 1, gather);
+  } else {
+    gather(0, s.flavours);
+  }
+  from_lanes(flavour_gradient, s, in_parallel, d_pdf);
 }
 
 }  // namespace partonfit

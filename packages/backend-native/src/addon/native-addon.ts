@@ -110,33 +110,35 @@ export interface NativeAddon {
   ): void;
   /**
    * The hadronic FK contraction without a stored luminosity: `out[r, n] = Σ_{c, a, b}
-   * first[r, a, c] · second[r, b, c] · fk[(c · x + a) · x + b, n]`, first and second
-   * `(replicas, x, channels)`, fk `(channels · x · x, data)`, out `(replicas, data)`.
+   * pdf[r, a, firstFlavours[c]] · pdf[r, b, secondFlavours[c]] · fk[(c · x + a) · x + b, n]`,
+   * pdf `(replicas, x, flavours)`, fk `(channels · x · x, data)` with one channel per entry of
+   * the two flavour lists, out `(replicas, data)`.
    */
   luminosityContraction(
-    first: Float32Array,
-    second: Float32Array,
+    pdf: Float32Array,
     fk: Float32Array,
+    firstFlavours: Int32Array,
+    secondFlavours: Int32Array,
     replicas: number,
     x: number,
-    channels: number,
+    flavours: number,
     data: number,
     out: Float32Array,
   ): void;
   /**
-   * The gradients of `Σ dy ⊙ out` of {@link NativeAddon.luminosityContraction} with respect to
-   * first and second, written to dFirst and dSecond `(replicas, x, channels)`.
+   * The gradient of `Σ dy ⊙ out` of {@link NativeAddon.luminosityContraction} with respect to
+   * the PDF, written to dPdf `(replicas, x, flavours)`.
    */
   luminosityContractionGrad(
     dy: Float32Array,
-    first: Float32Array,
-    second: Float32Array,
+    pdf: Float32Array,
     fk: Float32Array,
+    firstFlavours: Int32Array,
+    secondFlavours: Int32Array,
     replicas: number,
     x: number,
-    channels: number,
+    flavours: number,
     data: number,
-    dFirst: Float32Array,
-    dSecond: Float32Array,
+    dPdf: Float32Array,
   ): void;
 }

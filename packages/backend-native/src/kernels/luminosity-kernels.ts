@@ -1,45 +1,63 @@
-import type { KernelConfig, TensorInfo } from '@tensorflow/tfjs-core';
+import type { KernelConfig, NamedAttrMap, TensorInfo } from '@tensorflow/tfjs-core';
 import type { NativeAddon } from '../addon/native-addon.js';
 import type { NativeBackend } from '../native-backend.js';
 import { float32Values, nativeKernel } from './native-kernel.js';
 
 /**
  * The kernel name of the fused hadronic FK contraction, the one `@partonfit/layers` runs when
- * the active backend registers it (its `LUMINOSITY_CONTRACTION_KERNEL`): inputs `first`,
- * `second` `(replicas, x, channel)` and `fk` `(channel · x1 · x2, data)`, output
- * `(replicas, data)`.
+ * the active backend registers it (its `LUMINOSITY_CONTRACTION_KERNEL`): inputs `pdf`
+ * `(replicas, x, flavour)` and `fk` `(channel · x1 · x2, data)`, attributes `firstFlavours` and
+ * `secondFlavours` (the two flavours of each channel), output `(replicas, data)`.
  */
 export const LUMINOSITY_CONTRACTION = 'PartonfitLuminosityContraction';
 
 /**
  * The kernel name of its backward (`LUMINOSITY_CONTRACTION_GRAD_KERNEL` of the layers): inputs
- * `dy` `(replicas, data)`, `first`, `second`, `fk`; outputs `[dFirst, dSecond]`.
+ * `dy` `(replicas, data)`, `pdf`, `fk`, the same attributes; output `[dPdf]`.
  */
 export const LUMINOSITY_CONTRACTION_GRAD = 'PartonfitLuminosityContractionGrad';
 
-/** The sizes of a contraction, after checking the shapes fit together. */
-interface ContractionSizes {
+/** The sizes and channels of a contraction, after checking that they fit together. */
+interface Contraction {
   readonly replicas: number;
   readonly x: number;
-  readonly channels: number;
+  readonly flavours: number;
   readonly data: number;
+  readonly firstFlavours: Int32Array;
+  readonly secondFlavours: Int32Array;
 }
 
-function contractionSizes(kernel: string, first: TensorInfo, second: TensorInfo, fk: TensorInfo) {
-  const [replicas, x, channels] = first.shape;
-  const sizes: ContractionSizes = { replicas, x, channels, data: fk.shape[1] };
+function flavourList(kernel: string, attrs: NamedAttrMap, name: string): Int32Array {
+  const list = attrs[name];
+  if (!Array.isArray(list) || !list.every((flavour) => Number.isInteger(flavour))) {
+    throw new Error(`${kernel}: attribute ${name} must be a list of flavour indices`);
+  }
+  return Int32Array.from(list as number[]);
+}
+
+function contraction(
+  kernel: string,
+  pdf: TensorInfo,
+  fk: TensorInfo,
+  attrs: NamedAttrMap,
+): Contraction {
+  const [replicas, x, flavours] = pdf.shape;
+  const firstFlavours = flavourList(kernel, attrs, 'firstFlavours');
+  const secondFlavours = flavourList(kernel, attrs, 'secondFlavours');
+  const channels = firstFlavours.length;
   if (
-    first.shape.length !== 3 ||
-    second.shape.join() !== first.shape.join() ||
+    pdf.shape.length !== 3 ||
+    secondFlavours.length !== channels ||
     fk.shape.length !== 2 ||
     fk.shape[0] !== channels * x * x
   ) {
     throw new Error(
-      `${kernel}: first and second must be (replicas, x, channel) and fk (channel · x · x, data); ` +
-        `got first [${first.shape.join(', ')}], second [${second.shape.join(', ')}], fk [${fk.shape.join(', ')}]`,
+      `${kernel}: pdf must be (replicas, x, flavour) and fk (channel · x · x, data) with one ` +
+        `channel per flavour pair; got pdf [${pdf.shape.join(', ')}], fk [${fk.shape.join(', ')}], ` +
+        `${channels} first and ${secondFlavours.length} second flavours`,
     );
   }
-  return sizes;
+  return { replicas, x, flavours, data: fk.shape[1], firstFlavours, secondFlavours };
 }
 
 function float32Inputs(
@@ -60,51 +78,47 @@ function float32Inputs(
 
 /** The two luminosity-contraction kernels, forward and backward, in the addon. */
 export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
-  const forward = nativeKernel(LUMINOSITY_CONTRACTION, ({ inputs, backend }) => {
-    const { first, second, fk } = inputs as Record<string, TensorInfo>;
-    const sizes = contractionSizes(LUMINOSITY_CONTRACTION, first, second, fk);
-    const arrays = float32Inputs(LUMINOSITY_CONTRACTION, backend, { first, second, fk });
+  const forward = nativeKernel(LUMINOSITY_CONTRACTION, ({ inputs, backend, attrs }) => {
+    const { pdf, fk } = inputs as Record<string, TensorInfo>;
+    const sizes = contraction(LUMINOSITY_CONTRACTION, pdf, fk, attrs);
+    const arrays = float32Inputs(LUMINOSITY_CONTRACTION, backend, { pdf, fk });
     const out = backend.allocateOutput(sizes.replicas * sizes.data);
     addon.luminosityContraction(
-      arrays.first,
-      arrays.second,
+      arrays.pdf,
       arrays.fk,
+      sizes.firstFlavours,
+      sizes.secondFlavours,
       sizes.replicas,
       sizes.x,
-      sizes.channels,
+      sizes.flavours,
       sizes.data,
       out,
     );
     return backend.outputTensorInfo([sizes.replicas, sizes.data], out);
   });
-  const backward = nativeKernel(LUMINOSITY_CONTRACTION_GRAD, ({ inputs, backend }) => {
-    const { dy, first, second, fk } = inputs as Record<string, TensorInfo>;
-    const sizes = contractionSizes(LUMINOSITY_CONTRACTION_GRAD, first, second, fk);
+  const backward = nativeKernel(LUMINOSITY_CONTRACTION_GRAD, ({ inputs, backend, attrs }) => {
+    const { dy, pdf, fk } = inputs as Record<string, TensorInfo>;
+    const sizes = contraction(LUMINOSITY_CONTRACTION_GRAD, pdf, fk, attrs);
     if (dy.shape.join() !== [sizes.replicas, sizes.data].join()) {
       throw new Error(
         `${LUMINOSITY_CONTRACTION_GRAD}: dy must be (replicas, data) = [${sizes.replicas}, ${sizes.data}], got [${dy.shape.join(', ')}]`,
       );
     }
-    const arrays = float32Inputs(LUMINOSITY_CONTRACTION_GRAD, backend, { dy, first, second, fk });
-    const factors = sizes.replicas * sizes.x * sizes.channels;
-    const dFirst = backend.allocateOutput(factors);
-    const dSecond = backend.allocateOutput(factors);
+    const arrays = float32Inputs(LUMINOSITY_CONTRACTION_GRAD, backend, { dy, pdf, fk });
+    const dPdf = backend.allocateOutput(sizes.replicas * sizes.x * sizes.flavours);
     addon.luminosityContractionGrad(
       arrays.dy,
-      arrays.first,
-      arrays.second,
+      arrays.pdf,
       arrays.fk,
+      sizes.firstFlavours,
+      sizes.secondFlavours,
       sizes.replicas,
       sizes.x,
-      sizes.channels,
+      sizes.flavours,
       sizes.data,
-      dFirst,
-      dSecond,
+      dPdf,
     );
-    return [
-      backend.outputTensorInfo(first.shape, dFirst),
-      backend.outputTensorInfo(first.shape, dSecond),
-    ];
+    return [backend.outputTensorInfo(pdf.shape, dPdf)];
   });
   return [forward, backward];
 }

@@ -7,7 +7,11 @@ import {
   matMulConstant,
   matMulConstantLowMemory,
 } from '../ops/index.js';
-import { luminosityContraction } from './luminosity-contraction.js';
+import {
+  flavourLuminosityContraction,
+  hasFusedLuminosityKernels,
+  luminosityContraction,
+} from './luminosity-contraction.js';
 import type { FkLayout } from './observable-layout.js';
 
 /**
@@ -25,11 +29,12 @@ export const DIS_FORMULATIONS: readonly DisFormulation[] = ['compact', 'padded']
 
 /**
  * How a hadronic table meets the PDF:
- * - `luminosity`: per-channel factors of the first and second proton by two constant one-hot
- *   products `(replicas · x, 14) @ (14, channel)`, contracted with the FK laid out channel by
- *   channel by {@link luminosityContraction}: fused on a backend that registers its kernels,
- *   else their outer product in x to the luminosity `(replicas, channel · x1 · x2)` and one
- *   plain 2-D product, with a backward that keeps no luminosity;
+ * - `luminosity`: the FK laid out channel by channel, contracted on a backend that registers
+ *   the fused kernels by {@link flavourLuminosityContraction}, which reads each channel's two
+ *   flavours straight from the PDF; elsewhere per-channel factors of the first and second
+ *   proton by two constant one-hot products `(replicas · x, 14) @ (14, channel)`, their outer
+ *   product in x to the luminosity `(replicas, channel · x1 · x2)` and one plain 2-D product
+ *   ({@link luminosityContraction}), with a backward that keeps no luminosity;
  * - `padded`: the outer product of the full 14-flavour PDF, `(replicas, x1 · x2 · 14 · 14)`, and
  *   one plain 2-D product with the FK padded to all 196 flavour pairs;
  * - `two-step`: the second proton is contracted first, per channel, by a batched product
@@ -224,6 +229,9 @@ export class FkConvolution {
       case 'padded':
         return this.contract(this.paddedInput(slice), fk);
       case 'luminosity': {
+        if (hasFusedLuminosityKernels() && this.table.kind === 'hadronic') {
+          return flavourLuminosityContraction(slice, this.table.channels, fk as tf.Tensor2D);
+        }
         const byX = (selected: tf.Tensor2D) => tf.reshape<tf.Rank.R3>(selected, [-1, nx, channels]);
         const fkMatrix = fk as tf.Tensor2D;
         return luminosityContraction(

@@ -30,8 +30,9 @@
  * wasm's scalar loop) and `compact` for DIS tables (fastest, and 9/14 of the padded memory).
  * (The hadronic rows were measured before {@link luminosityContraction} replaced the plain
  * luminosity product: it computes the same products but frees each table's luminosity as soon
- * as it is used, so that wasm fits NNPDF4.0-sized inputs at R = 100, and on a backend with the
- * fused kernels — `native` — never forms it.)
+ * as it is used, so that wasm fits NNPDF4.0-sized inputs at R = 100. On a backend with the
+ * fused kernels — `native` — {@link flavourLuminosityContraction} forms neither the luminosity
+ * nor the per-channel factors.)
  * FK transposes are kept for tables of up to 2²² values and recomputed from activations above
  * (`fkTranspose: 'auto'`): recomputing costs ~1 % at R = 100 and up to 3× at R = 1 on the big
  * hadronic table, and halves its memory — wasm's whole heap is 4 GB.
@@ -55,6 +56,7 @@ export {
   type HadronicFormulation,
 } from './fk-convolution.js';
 export {
+  flavourLuminosityContraction,
   hasFusedLuminosityKernels,
   LUMINOSITY_CONTRACTION_GRAD_KERNEL,
   LUMINOSITY_CONTRACTION_KERNEL,

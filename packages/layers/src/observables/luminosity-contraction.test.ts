@@ -1,9 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ShapeError } from '@partonfit/core';
+import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import { expectClose, randomArray, tensorGrowth, toFloat32 } from '../ops/numeric.fixture.js';
 import { describeOnBackends } from '../testing/backends.fixture.js';
-import { hasFusedLuminosityKernels, luminosityContraction } from './luminosity-contraction.js';
+import {
+  flavourLuminosityContraction,
+  hasFusedLuminosityKernels,
+  luminosityContraction,
+} from './luminosity-contraction.js';
 
 interface Sizes {
   readonly replicas: number;
@@ -155,5 +159,158 @@ describeOnBackends('luminosityContraction', (backend) => {
     expect(() => luminosityContraction(first, second, fk)).toThrow(ShapeError);
     expect(() => luminosityContraction(first, first, shortFk)).toThrow(/channel · x1 · x2/);
     tf.dispose([first, second, fk, shortFk]);
+  });
+});
+
+interface FlavourSizes {
+  readonly replicas: number;
+  readonly xPoints: number;
+  readonly flavours: number;
+  readonly ndata: number;
+  readonly channels: readonly (readonly [number, number])[];
+}
+
+/** `count` channels through the flavour pairs, the first flavour varying fastest. */
+function channelList(flavours: number, count: number): [number, number][] {
+  return Array.from({ length: count }, (_, c): [number, number] => [
+    c % flavours,
+    Math.floor(c / flavours) % flavours,
+  ]);
+}
+
+/**
+ * The float64 loop of {@link reference} on the channels' factors picked from the PDF, with the
+ * factors' gradients summed back onto the flavours they came from.
+ */
+function flavourReference(
+  sizes: FlavourSizes,
+  pdf: Float32Array,
+  fk: Float32Array,
+  dy: Float32Array,
+) {
+  const { replicas, xPoints, flavours, ndata, channels } = sizes;
+  const factorSizes = { replicas, xPoints, channels: channels.length, ndata };
+  const pick = (side: 0 | 1) =>
+    Float32Array.from({ length: replicas * xPoints * channels.length }, (_, i) => {
+      const channel = i % channels.length;
+      const point = Math.floor(i / channels.length);
+      return pdf[point * flavours + channels[channel][side]];
+    });
+  const factors = reference(factorSizes, pick(0), pick(1), fk, dy);
+  const dPdf = new Float64Array(replicas * xPoints * flavours);
+  const dPdfScale = new Float64Array(replicas * xPoints * flavours);
+  for (let point = 0; point < replicas * xPoints; point++) {
+    channels.forEach(([first, second], channel) => {
+      const i = point * channels.length + channel;
+      dPdf[point * flavours + first] += factors.dFirst[i];
+      dPdf[point * flavours + second] += factors.dSecond[i];
+      dPdfScale[point * flavours + first] += factors.gradientScale[i];
+      dPdfScale[point * flavours + second] += factors.gradientScale[i];
+    });
+  }
+  return { output: factors.output, outputScale: factors.outputScale, dPdf, dPdfScale };
+}
+
+const FLAVOUR_SHAPES: readonly FlavourSizes[] = [
+  { replicas: 3, xPoints: 6, flavours: 4, ndata: 5, channels: channelList(4, 7) },
+  { replicas: 1, xPoints: 3, flavours: 2, ndata: 1, channels: [[1, 1]] },
+  // Every ordered pair of 5 flavours but one unused flavour; replicas over two 16-lane vectors
+  // and an 8-lane one of the native kernels.
+  { replicas: 37, xPoints: 8, flavours: 6, ndata: 13, channels: channelList(5, 25) },
+];
+
+describeOnBackends('flavourLuminosityContraction', () => {
+  for (const sizes of FLAVOUR_SHAPES) {
+    const { replicas, xPoints, flavours, ndata, channels } = sizes;
+    it(`should equal the float64 loop, output and PDF gradient (${replicas}×${xPoints}×${flavours}, ${channels.length} channels, ${ndata} points)`, () => {
+      const pdfValues = toFloat32(randomArray(replicas * xPoints * flavours, 21));
+      const fkValues = toFloat32(
+        randomArray(channels.length * xPoints * xPoints * ndata, 22, 0, 1),
+      );
+      const dyValues = toFloat32(randomArray(replicas * ndata, 23));
+      const expected = flavourReference(sizes, pdfValues, fkValues, dyValues);
+      const pdf = tf.tensor3d(pdfValues, [replicas, xPoints, flavours]);
+      const fk = tf.tensor2d(fkValues, [channels.length * xPoints * xPoints, ndata]);
+      const dy = tf.tensor2d(dyValues, [replicas, ndata]);
+      const output = flavourLuminosityContraction(pdf, channels, fk);
+      const dPdf = tf.grad((p: tf.Tensor) =>
+        tf.sum(tf.mul(flavourLuminosityContraction(p as tf.Tensor3D, channels, fk), dy)),
+      )(pdf);
+      expect(output.shape).toEqual([replicas, ndata]);
+      expect(dPdf.shape).toEqual([replicas, xPoints, flavours]);
+      expectClose(output.dataSync(), expected.output, 1e-5, expected.outputScale);
+      expectClose(dPdf.dataSync(), expected.dPdf, 1e-5, expected.dPdfScale);
+      tf.dispose([pdf, fk, dy, output, dPdf]);
+    });
+  }
+
+  it('should keep no luminosity, nor per-channel factors with the fused kernels', () => {
+    const sizes = {
+      replicas: 8,
+      xPoints: 30,
+      flavours: 14,
+      ndata: 2,
+      channels: channelList(14, 10),
+    };
+    const pdf = tf.tensor3d(toFloat32(randomArray(8 * 30 * 14, 3)), [8, 30, 14]);
+    const fk = tf.tensor2d(toFloat32(randomArray(10 * 30 * 30 * 2, 4, 0, 1)), [10 * 30 * 30, 2]);
+    const luminosityBytes = 4 * 8 * 30 * 30 * 10;
+    let heldAfterForward = Number.NaN;
+    const dPdf = tf.grad((p: tf.Tensor) => {
+      const before = tf.memory().numBytes;
+      const output = flavourLuminosityContraction(p as tf.Tensor3D, sizes.channels, fk);
+      heldAfterForward = tf.memory().numBytes - before;
+      return tf.sum(output);
+    })(pdf);
+    // Fused: at most a copy of the PDF saved for the backward and the output; the two factors
+    // alone would take 2 · 4 · 8 · 30 · 10 bytes.
+    const pdfAndOutputBytes = 4 * (8 * 30 * 14 + 8 * 2);
+    expect(heldAfterForward).toBeLessThanOrEqual(
+      hasFusedLuminosityKernels() ? pdfAndOutputBytes : luminosityBytes / 2,
+    );
+    tf.dispose([pdf, fk, dPdf]);
+  });
+
+  it('should leak no tensors in a forward and a backward pass', () => {
+    const channels = channelList(4, 7);
+    const pdf = tf.tensor3d(toFloat32(randomArray(3 * 6 * 4, 5)), [3, 6, 4]);
+    const fk = tf.tensor2d(toFloat32(randomArray(7 * 6 * 6 * 5, 6)), [7 * 6 * 6, 5]);
+    const growth = tensorGrowth(() => {
+      const output = flavourLuminosityContraction(pdf, channels, fk);
+      const dPdf = tf.grad((p: tf.Tensor) =>
+        tf.sum(flavourLuminosityContraction(p as tf.Tensor3D, channels, fk)),
+      )(pdf);
+      tf.dispose([output, dPdf]);
+    }, 20);
+    expect(growth).toBe(0);
+    tf.dispose([pdf, fk]);
+  });
+
+  it('should reject flavours the PDF does not have and FK tables that do not fit', () => {
+    const pdf = tf.zeros<tf.Rank.R3>([2, 3, 4]);
+    const fk = tf.zeros<tf.Rank.R2>([2 * 3 * 3, 1]);
+    expect(() =>
+      flavourLuminosityContraction(
+        pdf,
+        [
+          [0, 1],
+          [2, 4],
+        ],
+        fk,
+      ),
+    ).toThrow(InvalidArgumentError);
+    expect(() =>
+      flavourLuminosityContraction(
+        pdf,
+        [
+          [0, 1],
+          [2, 4],
+        ],
+        fk,
+      ),
+    ).toThrow(/channels\[1\]: \[2, 4\] names a flavour outside the PDF's 4/);
+    expect(() => flavourLuminosityContraction(pdf, [[0, 1]], fk)).toThrow(ShapeError);
+    expect(() => flavourLuminosityContraction(pdf, [[0, 1]], fk)).toThrow(/channel · x1 · x2/);
+    tf.dispose([pdf, fk]);
   });
 });

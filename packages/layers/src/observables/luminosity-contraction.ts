@@ -1,21 +1,24 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ShapeError } from '@partonfit/core';
+import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { withCustomGrad } from '../ops/index.js';
 
 /**
  * Name of the optional fused kernel of the forward luminosity contraction. A backend may
  * register it (`@partonfit/backend-native` does) to contract without forming the luminosity:
  *
- * - inputs `first` and `second`, `(replicas, x, channel)`, and `fk`, `(channel · x1 · x2, data)`
- *   with row `(c · x + a) · x + b`;
- * - output `(replicas, data)`: `Σ_{c, a, b} first[r, a, c] · second[r, b, c] · fk[(c, a, b), n]`.
+ * - inputs `pdf`, `(replicas, x, flavour)`, and `fk`, `(channel · x1 · x2, data)` with row
+ *   `(c · x + a) · x + b`;
+ * - attributes `firstFlavours` and `secondFlavours`, each channel's two flavours;
+ * - output `(replicas, data)`:
+ *   `Σ_{c, a, b} pdf[r, a, firstFlavours[c]] · pdf[r, b, secondFlavours[c]] · fk[(c, a, b), n]`.
  */
 export const LUMINOSITY_CONTRACTION_KERNEL = 'PartonfitLuminosityContraction';
 
 /**
  * Name of the optional fused kernel of the backward luminosity contraction: inputs `dy`
- * `(replicas, data)`, `first`, `second` and `fk` as in {@link LUMINOSITY_CONTRACTION_KERNEL};
- * outputs the gradients `[dFirst, dSecond]`, each `(replicas, x, channel)`, of `Σ dy ⊙ output`.
+ * `(replicas, data)`, `pdf` and `fk`, and the attributes of
+ * {@link LUMINOSITY_CONTRACTION_KERNEL}; outputs `[dPdf]`, `(replicas, x, flavour)`, the
+ * gradient of `Σ dy ⊙ output`.
  */
 export const LUMINOSITY_CONTRACTION_GRAD_KERNEL = 'PartonfitLuminosityContractionGrad';
 
@@ -30,22 +33,22 @@ export function hasFusedLuminosityKernels(): boolean {
 }
 
 /**
- * The hadronic FK contraction of all replicas at once, with a custom gradient that keeps no
- * luminosity:
+ * The hadronic FK contraction of all replicas at once on channels' PDF factors of the two
+ * protons, with a custom gradient that keeps no luminosity:
  * `T[r, n] = Σ_{c, a, b} first[r, a, c] · second[r, b, c] · FK[(c, a, b), n]`.
  *
- * On a backend with the fused kernels ({@link hasFusedLuminosityKernels}) the luminosity is
- * never formed. Otherwise the forward moves the channel axis before x, forms the luminosity
- * `(replicas, channel · x1 · x2)`, multiplies it
- * by the FK table and frees it; the backward forms `dL = dY @ FKᵀ` and reduces it against the
- * saved per-channel factors. Either way only `first` and `second` are kept for the backward, so
- * a fit's memory does not grow with the number of hadronic tables times their luminosities.
+ * The forward moves the channel axis before x, forms the luminosity
+ * `(replicas, channel · x1 · x2)`, multiplies it by the FK table and frees it; the backward forms
+ * `dL = dY @ FKᵀ` and reduces it against the saved per-channel factors. Only `first` and
+ * `second` are kept for the backward, so a fit's memory does not grow with the number of
+ * hadronic tables times their luminosities. Tables whose channels pick flavours of one PDF
+ * run faster through {@link flavourLuminosityContraction} on a backend with the fused kernels.
  *
  * @param first - the first proton's per-channel factors, `(replicas, x, channel)`
  * @param second - the second proton's per-channel factors, `(replicas, x, channel)`
  * @param fk - the FK table channel by channel, `(channel · x1 · x2, data)`
- * @param fkTransposed - if given, returns `FKᵀ` `(data, channel · x1 · x2)` for the generic
- *   backward (`dY @ FKᵀ`); otherwise it is computed as `(FK @ dYᵀ)ᵀ`
+ * @param fkTransposed - if given, returns `FKᵀ` `(data, channel · x1 · x2)` for the backward
+ *   (`dY @ FKᵀ`); otherwise it is computed as `(FK @ dYᵀ)ᵀ`
  * @returns `(replicas, data)`
  * @throws ShapeError when the shapes do not fit together
  */
@@ -56,32 +59,81 @@ export function luminosityContraction(
   fkTransposed?: () => tf.Tensor2D,
 ): tf.Tensor2D {
   checkShapes(first, second, fk);
-  const fused = hasFusedLuminosityKernels();
   const contraction = withCustomGrad(([firstFactors, secondFactors], save) => {
     save([firstFactors, secondFactors]);
     return {
-      value: fused
-        ? tf.engine().runKernel<tf.Tensor2D>(LUMINOSITY_CONTRACTION_KERNEL, {
-            first: firstFactors,
-            second: secondFactors,
-            fk,
-          })
-        : tf.matMul(luminosity(channelMajor(firstFactors), channelMajor(secondFactors)), fk),
+      value: tf.matMul(luminosity(channelMajor(firstFactors), channelMajor(secondFactors)), fk),
       gradFunc: (dy, saved) => {
         const [savedFirst, savedSecond] = saved as [tf.Tensor3D, tf.Tensor3D];
-        if (fused) {
-          return tf.engine().runKernel<tf.Tensor[]>(LUMINOSITY_CONTRACTION_GRAD_KERNEL, {
-            dy,
-            first: savedFirst,
-            second: savedSecond,
-            fk,
-          });
-        }
         return luminosityGradient(dy as tf.Tensor2D, savedFirst, savedSecond, fk, fkTransposed);
       },
     };
   });
   return contraction(first, second) as tf.Tensor2D;
+}
+
+/**
+ * The hadronic FK contraction of all replicas at once on one PDF, each channel the product of
+ * two of its flavours:
+ * `T[r, n] = Σ_{c, a, b} pdf[r, a, f₁(c)] · pdf[r, b, f₂(c)] · FK[(c, a, b), n]`.
+ *
+ * On a backend with the fused kernels ({@link hasFusedLuminosityKernels}) the kernels read the
+ * flavours straight from the PDF and return its gradient: no per-channel factors and no
+ * luminosity are formed, and only the PDF is kept for the backward. Elsewhere the factors are
+ * selected by one-hot products and contracted by {@link luminosityContraction}.
+ *
+ * @param pdf - `(replicas, x, flavour)`
+ * @param channels - each channel's `[first, second]` flavour, indices into the last axis of pdf
+ * @param fk - the FK table channel by channel, `(channel · x1 · x2, data)`
+ * @returns `(replicas, data)`
+ * @throws ShapeError when the shapes do not fit together
+ * @throws InvalidArgumentError when a channel names a flavour the PDF does not have
+ */
+export function flavourLuminosityContraction(
+  pdf: tf.Tensor3D,
+  channels: readonly (readonly [number, number])[],
+  fk: tf.Tensor2D,
+): tf.Tensor2D {
+  checkFlavours(pdf, channels, fk);
+  const firstFlavours = channels.map(([first]) => first);
+  const secondFlavours = channels.map(([, second]) => second);
+  if (!hasFusedLuminosityKernels()) {
+    return tf.tidy(() =>
+      luminosityContraction(
+        selectFlavours(pdf, firstFlavours),
+        selectFlavours(pdf, secondFlavours),
+        fk,
+      ),
+    );
+  }
+  const attrs = { firstFlavours, secondFlavours };
+  const contraction = withCustomGrad(([values], save) => {
+    save([values]);
+    return {
+      value: tf
+        .engine()
+        .runKernel<tf.Tensor2D>(LUMINOSITY_CONTRACTION_KERNEL, { pdf: values, fk }, attrs),
+      gradFunc: (dy, [saved]) =>
+        tf
+          .engine()
+          .runKernel<tf.Tensor[]>(
+            LUMINOSITY_CONTRACTION_GRAD_KERNEL,
+            { dy, pdf: saved, fk },
+            attrs,
+          ),
+    };
+  });
+  return contraction(pdf) as tf.Tensor2D;
+}
+
+/** `factors[r, a, c] = pdf[r, a, flavours[c]]` by a one-hot product, `(replicas, x, channel)`. */
+function selectFlavours(pdf: tf.Tensor3D, flavours: readonly number[]): tf.Tensor3D {
+  const [replicas, xPoints, pdfFlavours] = pdf.shape;
+  const oneHot = new Float32Array(pdfFlavours * flavours.length);
+  flavours.forEach((flavour, channel) => (oneHot[flavour * flavours.length + channel] = 1));
+  const selection = tf.tensor2d(oneHot, [pdfFlavours, flavours.length]);
+  const rows = tf.reshape<tf.Rank.R2>(pdf, [-1, pdfFlavours]);
+  return tf.reshape<tf.Rank.R3>(tf.matMul(rows, selection), [replicas, xPoints, flavours.length]);
 }
 
 /** `(replicas, x, channel)` → `(replicas, channel, x)`. */
@@ -128,6 +180,38 @@ function luminosityGradient(
     2,
   );
   return [channelMajor(dFirst), channelMajor(dSecond)];
+}
+
+function checkFlavours(
+  pdf: tf.Tensor3D,
+  channels: readonly (readonly [number, number])[],
+  fk: tf.Tensor2D,
+): void {
+  if (pdf.rank !== 3) {
+    throw new ShapeError({
+      quantity: 'flavourLuminosityContraction: pdf',
+      expected: [null, null, null],
+      actual: pdf.shape,
+      axes: '(replicas, x, flavour)',
+    });
+  }
+  const [, xPoints, flavours] = pdf.shape;
+  channels.forEach((pair, channel) => {
+    if (!pair.every((flavour) => Number.isInteger(flavour) && flavour >= 0 && flavour < flavours)) {
+      throw new InvalidArgumentError({
+        argument: `flavourLuminosityContraction: channels[${channel}]`,
+        problem: `[${pair.join(', ')}] names a flavour outside the PDF's ${flavours}`,
+      });
+    }
+  });
+  if (fk.rank !== 2 || fk.shape[0] !== channels.length * xPoints * xPoints) {
+    throw new ShapeError({
+      quantity: 'flavourLuminosityContraction: fk',
+      expected: [channels.length * xPoints * xPoints, null],
+      actual: fk.shape,
+      axes: '(channel · x1 · x2, data)',
+    });
+  }
 }
 
 function checkShapes(first: tf.Tensor3D, second: tf.Tensor3D, fk: tf.Tensor2D): void {
