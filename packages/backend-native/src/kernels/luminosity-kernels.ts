@@ -76,6 +76,23 @@ function float32Inputs(
   return arrays;
 }
 
+/** The addon's arguments that describe a contraction: pdf, fk, the two flavour lists, sizes. */
+function problemArguments(
+  arrays: Record<string, Float32Array>,
+  sizes: Contraction,
+): [Float32Array, Float32Array, Int32Array, Int32Array, number, number, number, number] {
+  return [
+    arrays.pdf,
+    arrays.fk,
+    sizes.firstFlavours,
+    sizes.secondFlavours,
+    sizes.replicas,
+    sizes.x,
+    sizes.flavours,
+    sizes.data,
+  ];
+}
+
 /** The two luminosity-contraction kernels, forward and backward, in the addon. */
 export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
   const forward = nativeKernel(LUMINOSITY_CONTRACTION, ({ inputs, backend, attrs }) => {
@@ -83,17 +100,7 @@ export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
     const sizes = contraction(LUMINOSITY_CONTRACTION, pdf, fk, attrs);
     const arrays = float32Inputs(LUMINOSITY_CONTRACTION, backend, { pdf, fk });
     const out = backend.allocateOutput(sizes.replicas * sizes.data);
-    addon.luminosityContraction(
-      arrays.pdf,
-      arrays.fk,
-      sizes.firstFlavours,
-      sizes.secondFlavours,
-      sizes.replicas,
-      sizes.x,
-      sizes.flavours,
-      sizes.data,
-      out,
-    );
+    addon.luminosityContraction(...problemArguments(arrays, sizes), out);
     return backend.outputTensorInfo([sizes.replicas, sizes.data], out);
   });
   const backward = nativeKernel(LUMINOSITY_CONTRACTION_GRAD, ({ inputs, backend, attrs }) => {
@@ -106,18 +113,7 @@ export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
     }
     const arrays = float32Inputs(LUMINOSITY_CONTRACTION_GRAD, backend, { dy, pdf, fk });
     const dPdf = backend.allocateOutput(sizes.replicas * sizes.x * sizes.flavours);
-    addon.luminosityContractionGrad(
-      arrays.dy,
-      arrays.pdf,
-      arrays.fk,
-      sizes.firstFlavours,
-      sizes.secondFlavours,
-      sizes.replicas,
-      sizes.x,
-      sizes.flavours,
-      sizes.data,
-      dPdf,
-    );
+    addon.luminosityContractionGrad(arrays.dy, ...problemArguments(arrays, sizes), dPdf);
     return [backend.outputTensorInfo(pdf.shape, dPdf)];
   });
   return [forward, backward];
