@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'bench'],
+    projects: ['packages/*/vitest.config.ts', 'bench'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

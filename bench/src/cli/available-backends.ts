@@ -1,4 +1,4 @@
-import { BACKEND_REQUESTS, initBackend } from '@partonfit/core';
+import { BACKEND_REQUESTS, initBackend } from '@partonfit/backend';
 
 /** A backend that could not be loaded, and why. */
 export interface UnavailableBackend {

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryTrace, thinSeries } from './memory-trace.js';
 

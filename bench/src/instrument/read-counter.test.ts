@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { installReadCounter, type ReadCounter } from './read-counter.js';
 

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend, InvalidArgumentError } from '@partonfit/core';
+import { InvalidArgumentError } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BenchStep } from '../steps/bench-step.js';
 import { runPairedSteps, runSteps } from './run-steps.js';

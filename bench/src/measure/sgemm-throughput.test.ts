@@ -1,4 +1,4 @@
-import { initBackend } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { measureSgemmThroughput, productFlops, SGEMM_SIZES } from './sgemm-throughput.js';
 

@@ -1,4 +1,5 @@
-import { initBackend, InvalidArgumentError, type BackendRequest } from '@partonfit/core';
+import { InvalidArgumentError } from '@partonfit/core';
+import { initBackend, type BackendRequest } from '@partonfit/backend';
 import { gaussIntegrationGrid, type IntegrationGrid } from '@partonfit/layers';
 import type { BenchOptions } from '../cli/options.js';
 import {

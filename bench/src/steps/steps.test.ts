@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@partonfit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installReadCounter } from '../instrument/read-counter.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { fitStyleStep } from './fit-style-step.js';
 import { gatheredSplitLosses, gatheredSplitStep, modeSelection } from './gathered-split-step.js';
 import { perReplicaModelsStep } from './per-replica-models-step.js';
@@ -26,7 +26,9 @@ const { runcard, inputs } = TINY_FIT;
 /** Largest weight change of one step is the learning rate (Nadam): differences far below it. */
 const SAME_WEIGHTS = 1e-6;
 
-describeOnBackends('seed step', () => {
+describeOnBackends(
+  'seed step',
+  () => {
   let parts: TrainingParts | undefined;
   afterEach(() => {
     if (parts !== undefined) disposeParts(parts);
@@ -54,9 +56,13 @@ describeOnBackends('seed step', () => {
     }
     expect(maxDifference(weightValues(parts), initial)).toBeGreaterThan(1e-4);
   });
-});
+  },
+  ['cpu', 'wasm'],
+);
 
-describeOnBackends('naive variants train exactly as the seed step', () => {
+describeOnBackends(
+  'naive variants train exactly as the seed step',
+  () => {
   const parts: TrainingParts[] = [];
   const steps: BenchStep[] = [];
   afterEach(() => {
@@ -103,9 +109,13 @@ describeOnBackends('naive variants train exactly as the seed step', () => {
       expect(maxDifference(values, replicaSlice(expected, r, 3))).toBeLessThan(SAME_WEIGHTS);
     });
   });
-});
+  },
+  ['cpu', 'wasm'],
+);
 
-describeOnBackends('gatheredSplitLosses', () => {
+describeOnBackends(
+  'gatheredSplitLosses',
+  () => {
   it('should equal the objective’s losses read off the same predictions', () => {
     const parts = tinyParts();
     const gathered = gatheredSplitLosses(parts, runcard, inputs);
@@ -130,7 +140,9 @@ describeOnBackends('gatheredSplitLosses', () => {
       disposeParts(parts);
     }
   });
-});
+  },
+  ['cpu', 'wasm'],
+);
 
 describe('modeSelection', () => {
   it('should list each replica’s counted modes as flat indices with their 1/λ', () => {

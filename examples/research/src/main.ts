@@ -10,7 +10,8 @@
 import { fileURLToPath } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import type * as tfl from '@tensorflow/tfjs-layers';
-import { deriveNamedSeed, deriveReplicaSeed, initBackend, loadRuncard } from '@partonfit/core';
+import { deriveNamedSeed, deriveReplicaSeed, loadRuncard } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { prepareFitInputs } from '@partonfit/fktables';
 import {
   Chi2Loss,

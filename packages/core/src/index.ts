@@ -5,7 +5,6 @@
  *
  * @packageDocumentation
  */
-export * from './backend/index.js';
 export * from './errors/index.js';
 export * from './flavours/index.js';
 export * from './linalg/index.js';

@@ -3,16 +3,12 @@
  *
  * @packageDocumentation
  */
-export { helpText, runCli } from './cli/run-cli.js';
-export type { Terminal } from './cli/terminal.js';
 export * from './checkpoint/index.js';
 export * from './export/index.js';
 export * from './fit/index.js';
-export * from './fit-folder/index.js';
 export * from './lagrange/index.js';
 export * from './model/index.js';
 export * from './optimizers/index.js';
-export * from './postfit/index.js';
 export * from './replica-mask/index.js';
 export * from './replicas/index.js';
 export * from './stopping/index.js';

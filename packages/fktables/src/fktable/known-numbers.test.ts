@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasSharedData } from '../testing/shared-data.fixture.js';
+import { hasSharedData } from '@partonfit/testing';
 import {
   ATLAS_TTBAR_FILE,
   ATLAS_TTBAR_TAR_FILE,

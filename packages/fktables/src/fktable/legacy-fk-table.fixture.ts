@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SHARED_DATA } from '../testing/shared-data.fixture.js';
+import { SHARED_DATA } from '@partonfit/testing';
 
 /** The real DIS table of the shared data (20 points, 100 x nodes, 9 active flavours). */
 export const POSXDQ_FILE = `${SHARED_DATA}theory_200/fastkernel/FK_POSXDQ.dat`;

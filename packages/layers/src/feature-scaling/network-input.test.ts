@@ -9,7 +9,7 @@ import {
   toFloat32,
   values,
 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { featureScaler } from './feature-scaler.js';
 import { logXFeatures, scaledXFeatures, xColumn } from './network-input.js';
 import { SubtractReference, subtractReference } from './subtract-reference.js';

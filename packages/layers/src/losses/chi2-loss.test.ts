@@ -10,7 +10,7 @@ import {
   values,
   worstError,
 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { PER_REPLICA_PRODUCTS } from './chi2-forms.js';
 import { chi2LayoutFromConfig } from './chi2-layout.js';
 import { Chi2Loss, chi2Loss, type Chi2LossArgs } from './chi2-loss.js';

@@ -10,7 +10,7 @@ import {
   values,
   worstError,
 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import {
   integrabilityLoss,
   LagrangePenalty,

@@ -1,8 +1,9 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend, type Chi2Structure } from '@partonfit/core';
+import { type Chi2Structure } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { bench, describe } from 'vitest';
 import { randomArray, toFloat32 } from '../ops/numeric.fixture.js';
-import type { TestBackend } from '../testing/backends.fixture.js';
+import type { TestBackend } from '@partonfit/testing';
 import { chi2Loss, type Chi2LossArgs } from './chi2-loss.js';
 import { randomCovarianceStructure, randomEigenbasisStructure } from './losses.fixture.js';
 

@@ -9,7 +9,7 @@ import {
   toFloat32,
   values,
 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import type { ActivationName } from './activations.js';
 import { backward64, forward64, type DenseLayer64 } from './dense-network.fixture.js';
 import { asVariable, rebuilt, variablesOf } from './layer-testing.fixture.js';

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { bench, describe } from 'vitest';
 import { withCustomGrad } from '../ops/index.js';
-import type { TestBackend } from '../testing/backends.fixture.js';
+import type { TestBackend } from '@partonfit/testing';
 import { variablesOf } from './layer-testing.fixture.js';
 import { multiDenseNetwork } from './multi-dense-network.js';
 import { multiDense } from './multi-dense.js';

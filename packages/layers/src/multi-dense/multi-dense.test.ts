@@ -9,7 +9,7 @@ import {
   toFloat32,
   values,
 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { applyActivation, type ActivationName } from './activations.js';
 import {
   backward64,

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import { expectClose, randomArray, tensorGrowth, toFloat32 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import {
   flavourLuminosityContraction,
   hasFusedLuminosityKernels,

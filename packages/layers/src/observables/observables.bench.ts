@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend, type ObservableTensors } from '@partonfit/core';
+import { type ObservableTensors } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { bench, describe } from 'vitest';
-import type { TestBackend } from '../testing/backends.fixture.js';
+import type { TestBackend } from '@partonfit/testing';
 import type { DisFormulation, FkTransposeStorage, HadronicFormulation } from './fk-convolution.js';
 import { observableLayer, type ObservableLayerArgs } from './observable-layer.js';
 import { randomDisTable, randomHadronicTable, randomPdf } from './observable.fixture.js';

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@partonfit/core';
 import { expect, it } from 'vitest';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { expectClose, randomArray, tensorGrowth, toFloat32, values } from './numeric.fixture.js';
 import { stagedSum } from './staged-sum.js';
 

@@ -9,7 +9,7 @@ import {
   toFloat32,
   values,
 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { initialExponents } from './exponents.js';
 import { NNPDF40_BASIS } from './nnpdf40-basis.fixture.js';
 import { Preprocessing, preprocessing } from './preprocessing.js';

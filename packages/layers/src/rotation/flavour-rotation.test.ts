@@ -16,7 +16,7 @@ import {
   toFloat32,
   values,
 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { FlavourRotation, flavourRotation } from './flavour-rotation.js';
 import { rebuilt } from '../multi-dense/layer-testing.fixture.js';
 

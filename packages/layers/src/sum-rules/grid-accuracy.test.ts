@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { evolutionIndex } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import { logXFeatures, xColumn } from '../feature-scaling/network-input.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import {
   gaussIntegrationGrid,
   nnpdfIntegrationGrid,

@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { expect, it } from 'vitest';
 import { asVariable } from '../multi-dense/layer-testing.fixture.js';
 import { saveAndReload, tensorGrowth, values } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { gaussIntegrationGrid, nnpdfIntegrationGrid } from './integration-grid.js';
 import { fitXGrid, pdfInputs, pdfLayers, pdfModel, unnormalisedPdf } from './pdf-model.fixture.js';
 

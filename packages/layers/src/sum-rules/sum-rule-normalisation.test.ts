@@ -9,7 +9,7 @@ import {
 import { expect, it } from 'vitest';
 import { logXFeatures, xColumn } from '../feature-scaling/network-input.js';
 import { expectClose, randomArray, tensorGrowth, values } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import {
   gaussIntegrationGrid,
   nnpdfIntegrationGrid,

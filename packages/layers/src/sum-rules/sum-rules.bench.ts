@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { bench, describe } from 'vitest';
 import { variablesOf } from '../multi-dense/layer-testing.fixture.js';
-import type { TestBackend } from '../testing/backends.fixture.js';
+import type { TestBackend } from '@partonfit/testing';
 import {
   gaussIntegrationGrid,
   nnpdfIntegrationGrid,

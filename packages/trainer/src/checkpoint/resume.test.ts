@@ -3,11 +3,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend, InputFileError, InvalidArgumentError, type Runcard } from '@partonfit/core';
+import { InputFileError, InvalidArgumentError, type Runcard } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import type { FitInputs } from '@partonfit/fktables';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lagrangeMultiplierAt, lagrangeSchedule } from '../lagrange/lagrange-schedule.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import {
   trainReplicas,
   type TrainingOptions,

@@ -6,7 +6,7 @@ import { InputFileError, type Runcard } from '@partonfit/core';
 import type { FitInputs } from '@partonfit/fktables';
 import { gaussIntegrationGrid } from '@partonfit/layers';
 import { beforeAll, expect, it } from 'vitest';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { buildTrainingParts, trainReplicas } from '../training/train-replicas.js';
 import { closureInputs, smallClosureRuncard } from '../training/training.fixture.js';
 import { readCheckpoint } from './checkpoint-file.js';

@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputFileError } from '@partonfit/core';
 import { writeFileAtomic } from '@partonfit/io';
-import { exportGridText } from '../fit-folder/exportgrid.js';
-import { fitFolderPaths } from '../fit-folder/fit-folder-paths.js';
-import { listReplicaFolders } from '../fit-folder/replica-folders.js';
-import { preprocessingJson } from '../fit-folder/replica-json.js';
+import {
+  exportGridText,
+  fitFolderPaths,
+  listReplicaFolders,
+  preprocessingJson,
+} from '@partonfit/fit-folder';
 import { loadFitRuncard } from './fit-runcard.js';
 import { modelFolderHandler } from './model-folder-handler.js';
 import { buildReplicaModel } from './replica-model.js';

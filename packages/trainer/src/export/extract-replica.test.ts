@@ -6,7 +6,7 @@ import * as tfl from '@tensorflow/tfjs-layers';
 import { EVOLUTION_BASIS_SIZE, InputFileError, InvalidArgumentError } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import type { ReplicaPdfModel } from '../model/pdf-model.js';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import {
   largestScaledDifference,
   multiReplicaModel,

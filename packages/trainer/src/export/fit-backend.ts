@@ -1,7 +1,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BackendRequest } from '@partonfit/core';
-import { listReplicaFolders } from '../fit-folder/replica-folders.js';
+import type { BackendRequest } from '@partonfit/backend';
+import { listReplicaFolders } from '@partonfit/fit-folder';
 import { readReplicaWeightsMetadata } from './replica-weights-file.js';
 
 /** Backends that every installation has, so a fit's recorded one can always be used again. */

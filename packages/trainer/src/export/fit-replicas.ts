@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { InputFileError } from '@partonfit/core';
-import { listReplicaFolders } from '../fit-folder/replica-folders.js';
+import { listReplicaFolders } from '@partonfit/fit-folder';
 import { loadFitRuncard } from './fit-runcard.js';
 import type { ReplicaParameters } from './replica-parameters.js';
 import { readReplicaWeights, type ReplicaWeightsMetadata } from './replica-weights-file.js';

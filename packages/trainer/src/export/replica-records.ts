@@ -1,12 +1,12 @@
 import { EVOLUTION_BASIS_SIZE } from '@partonfit/core';
-import { EXPORT_X_GRID } from '../fit-folder/export-x-grid.js';
 import {
   ARC_LENGTH_X_GRID,
   arcLengthsFromValues,
+  EXPORT_X_GRID,
   INTEGRABILITY_X_GRID,
   integrabilityNumbersFromValues,
-} from '../fit-folder/fit-quality.js';
-import type { PreprocessingRecord } from '../fit-folder/replica-json.js';
+} from '@partonfit/fit-folder';
+import type { PreprocessingRecord } from '@partonfit/fit-folder';
 import { buildReplicaModel, replicaPdfAt } from './replica-model.js';
 import type { ReplicaParameters } from './replica-parameters.js';
 

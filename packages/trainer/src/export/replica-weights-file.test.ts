@@ -1,7 +1,8 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initBackend, InputFileError } from '@partonfit/core';
+import { InputFileError } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { multiReplicaModel, variantRuncard } from './export.fixture.js';

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { InputFileError, TFJS_VERSION, type Runcard } from '@partonfit/core';
+import { InputFileError, type Runcard } from '@partonfit/core';
+import { TFJS_VERSION } from '@partonfit/backend';
 import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
 import { writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
@@ -11,9 +12,7 @@ import { CHECKPOINT_EVERY, checkpointFile } from '../checkpoint/training-checkpo
 import { sliceReplicas } from '../export/extract-replica.js';
 import { replicaPdfRecords } from '../export/replica-records.js';
 import { writeReplicaWeights } from '../export/replica-weights-file.js';
-import { chi2ExpsLogText } from '../fit-folder/chi2exps-log.js';
-import { fitFolderPaths } from '../fit-folder/fit-folder-paths.js';
-import { writeReplicaOutputs } from '../fit-folder/write-replica-outputs.js';
+import { chi2ExpsLogText, fitFolderPaths, writeReplicaOutputs } from '@partonfit/fit-folder';
 import {
   trainReplicas,
   type TrainingProgress,

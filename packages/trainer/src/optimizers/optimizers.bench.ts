@@ -1,7 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { initBackend, type OptimizerName } from '@partonfit/core';
+import { type OptimizerName } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { bench, describe } from 'vitest';
-import type { TestBackend } from '../testing/backends.fixture.js';
+import type { TestBackend } from '@partonfit/testing';
 import { randomArray, sizeOf } from './optimizers.fixture.js';
 import { createReplicaOptimizer, type ReplicaOptimizer } from './replica-optimizer.js';
 

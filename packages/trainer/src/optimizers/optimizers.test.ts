@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { KerasReference, type ReferenceSettings } from './keras-reference.fixture.js';
 import {
   caseLabel,

@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, ShapeError, type OptimizerName } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { expectClose, randomArray, replicaSlice, values } from './optimizers.fixture.js';
 import { createReplicaOptimizer, type ReplicaOptimizer } from './replica-optimizer.js';
 

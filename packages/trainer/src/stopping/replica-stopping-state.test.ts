@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, SeededRandom, ShapeError } from '@partonfit/core';
 import { expect, it } from 'vitest';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { ReplicaStopping, type StoppingSettings } from './replica-stopping.js';
 
 const SETTINGS: StoppingSettings = {

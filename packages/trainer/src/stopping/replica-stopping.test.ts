@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { SeededRandom } from '@partonfit/core';
 import { expect, it } from 'vitest';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { ReplicaStopping, type StoppingSettings } from './replica-stopping.js';
 
 /** Upstream's rules, one replica at a time, in plain JavaScript. */

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { expect, it } from 'vitest';
-import { describeOnBackends } from '../testing/backends.fixture.js';
+import { describeOnBackends } from '@partonfit/testing';
 import { closureInputs, smallClosureRuncard } from './training.fixture.js';
 import { trainReplicas, type TrainingResult } from './train-replicas.js';
 

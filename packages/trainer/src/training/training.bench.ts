@@ -1,4 +1,4 @@
-import { initBackend } from '@partonfit/core';
+import { initBackend } from '@partonfit/backend';
 import { bench, describe } from 'vitest';
 import { closureInputs, smallClosureRuncard } from './training.fixture.js';
 import { trainReplicas } from './train-replicas.js';

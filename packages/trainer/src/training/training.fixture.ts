@@ -1,11 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { loadRuncard, type Runcard } from '@partonfit/core';
 import { prepareFitInputs, type FitInputs } from '@partonfit/fktables';
-
-/** The embedded closure runcard shipped in `examples/`. */
-export const CLOSURE_RUNCARD = fileURLToPath(
-  new URL('../../../../examples/closure.yml', import.meta.url),
-);
+import { CLOSURE_RUNCARD } from '@partonfit/testing';
 
 /** Overrides of the closure runcard for a small, fast test fit. */
 export interface SmallFitOptions {
