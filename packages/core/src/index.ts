@@ -1,5 +1,5 @@
 /**
- * @partonfit/core — what every partonfit package stands on: compute-backend selection, flavour
+ * @partonfit/core — what every partonfit package stands on (without TensorFlow.js): flavour
  * bases and rotations, the runcard schema, replica seeds, errors, float64 linear algebra and the
  * layouts of the arrays a training step multiplies.
  *
@@ -11,3 +11,4 @@ export * from './linalg/index.js';
 export * from './runcard/index.js';
 export * from './seeds/index.js';
 export * from './step-inputs/index.js';
+export * from './validate/index.js';

@@ -1,0 +1,6 @@
+export {
+  oneOf,
+  positiveInteger,
+  type OneOfOptions,
+  type PositiveIntegerOptions,
+} from './validators.js';
