@@ -13,7 +13,8 @@ import {
   writeReplicaWeights,
 } from '@partonfit/trainer';
 import { fitFolderPaths } from '@partonfit/fit-folder';
-import { CLOSURE_RUNCARD, hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { runCaptured as run } from './cli.fixture.js';
 
 const REPLICAS = [1, 2, 3];

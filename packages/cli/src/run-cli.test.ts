@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCaptured } from './cli.fixture.js';
 
-const EXAMPLE = fileURLToPath(new URL('../../../../examples/nnpdf40-like.yml', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../../examples/nnpdf40-like.yml', import.meta.url));
 
 const run = runCaptured;
 

@@ -18,7 +18,7 @@ const COMMANDS: readonly Command[] = [
 ];
 
 function version(): string {
-  const manifest = createRequire(import.meta.url)('../../package.json') as { version: string };
+  const manifest = createRequire(import.meta.url)('../package.json') as { version: string };
   return manifest.version;
 }
 

@@ -1,10 +1,10 @@
 /**
- * @partonfit/testing — the fixtures partonfit's own tests share (private, not published): where
- * NNPDF's real inputs are and whether they are present, `describe` blocks repeated on every
- * backend, and the embedded closure runcard.
+ * @partonfit/testing — the fixtures partonfit's own tests share (private, not published):
+ * `describe` blocks repeated on every backend and the embedded closure runcard. Where NNPDF's
+ * real inputs are, and whether they are present, is the subpath `@partonfit/testing/shared-data`,
+ * kept apart so that `vitest related` finds exactly the tests that read them (CI's newcomer pass).
  *
  * @packageDocumentation
  */
 export { describeOnBackends, TEST_BACKENDS, type TestBackend } from './backends.js';
 export { CLOSURE_RUNCARD } from './closure-runcard.js';
-export { hasSharedData, SHARED_DATA, SHARED_DATA_VARIABLE } from './shared-data.js';

@@ -14,7 +14,12 @@ const DEFAULT_SHARED_DATA = fileURLToPath(new URL('../../../../shared/data/', im
 /** Where the data would be, with a trailing slash, when {@link SHARED_DATA_VARIABLE} hides it. */
 const HIDDEN_SHARED_DATA = '/nonexistent/partonfit-shared-data-hidden/';
 
-function sharedDataFolder(setting: string | undefined): string {
+/**
+ * The shared-data folder, with a trailing slash, for a value of {@link SHARED_DATA_VARIABLE}:
+ * unset or empty for `../shared/data/` beside the repository, `none` for a folder that does not
+ * exist, anything else for that folder.
+ */
+export function sharedDataFolder(setting: string | undefined): string {
   if (setting === undefined || setting === '') return DEFAULT_SHARED_DATA;
   if (setting === 'none') return HIDDEN_SHARED_DATA;
   return `${resolve(setting)}/`;

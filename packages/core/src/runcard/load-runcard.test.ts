@@ -1,13 +1,11 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { describe, expect, it } from 'vitest';
 import { RuncardError } from '../errors/runcard-error.js';
 import { loadRuncard, parseDatasetInput, parseRuncard } from './load-runcard.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../../examples/nnpdf40-like.yml', import.meta.url));
-const QUICKCARD = fileURLToPath(
-  new URL('../../../../../shared/data/n3fit_reference/quickcard.yml', import.meta.url),
-);
+const QUICKCARD = `${SHARED_DATA}n3fit_reference/quickcard.yml`;
 
 /** A small valid runcard; `sections` replace or add top-level blocks. */
 function runcard(sections: Record<string, string> = {}): string {
@@ -274,8 +272,7 @@ describe('loadRuncard', () => {
     );
   });
 
-  const hasQuickcard = existsSync(QUICKCARD);
-  if (!hasQuickcard) console.warn(`skipping upstream quickcard test: ${QUICKCARD} is absent`);
+  const hasQuickcard = hasSharedData('n3fit_reference/quickcard.yml', 'upstream quickcard test');
   it.skipIf(!hasQuickcard)(
     "should read upstream n3fit's regression quickcard, rejecting only its `load`",
     async () => {

@@ -1,6 +1,6 @@
 import { loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { EXPORT_X_GRID, EXPORT_X_GRID_SIZE } from './export-x-grid.js';
 import { readReferenceExportGrid, REFERENCE_EXPORT_GRID } from './fit-folder.fixture.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputFileError, SeededRandom } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { EXPORT_X_GRID } from './export-x-grid.js';
 import { parseExportGrid, readExportGrid } from './exportgrid-reader.js';
 import { formatExportGrid } from './exportgrid.js';

@@ -11,7 +11,7 @@ import {
 } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { hasSharedData } from '@partonfit/testing';
+import { hasSharedData } from '@partonfit/testing/shared-data';
 import { EXPORT_X_GRID } from './export-x-grid.js';
 import {
   EXPORT_GRID_LABELS,

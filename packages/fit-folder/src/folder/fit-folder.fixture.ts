@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { EVOLUTION_BASIS_SIZE, FLAVOUR_TO_EVOLUTION, rotateFlavours } from '@partonfit/core';
 import { parse } from 'yaml';
-import { SHARED_DATA } from '@partonfit/testing';
+import { SHARED_DATA } from '@partonfit/testing/shared-data';
 
 /** The upstream n3fit regression outputs in `../shared/data`. */
 export const REFERENCE_FOLDER = 'n3fit_reference/';

@@ -6,7 +6,7 @@ import {
   type EvolutionFlavour,
 } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData } from '@partonfit/testing';
+import { hasSharedData } from '@partonfit/testing/shared-data';
 import {
   readReferenceExportGrid,
   readReferenceJson,

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData } from '@partonfit/testing';
+import { hasSharedData } from '@partonfit/testing/shared-data';
 import { readReferenceJson, REFERENCE_JSON } from './fit-folder.fixture.js';
 import { replicaJson, type ReplicaSummary } from './replica-json.js';
 

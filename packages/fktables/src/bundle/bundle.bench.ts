@@ -1,5 +1,5 @@
 import { bench, describe } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { loadBundle } from './bundle.js';
 
 /** Loading the npz bundles: unzip, parse the arrays, check shapes and the covariance. */

@@ -1,7 +1,7 @@
 import { LinearAlgebraError, matrixFromRows, ShapeError } from '@partonfit/core';
 import type { NpyArray } from '@partonfit/io';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { BUNDLE_Q0, bundleFromArrays, loadBundle } from './bundle.js';
 import { chi2 } from './chi2.js';
 import { inputFileError } from '../fktable/input-file-error.fixture.js';

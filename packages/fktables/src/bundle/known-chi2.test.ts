@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { atQ0, loadNnpdf40Central, NNPDF40_FOLDER } from '../fktable/nnpdf40.fixture.js';
 import { predictFkTable, type PdfAtXGrid } from '../fktable/predict.js';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { loadBundle } from './bundle.js';
 import { chi2 } from './chi2.js';
 

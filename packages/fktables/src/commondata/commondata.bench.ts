@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { bench, describe } from 'vitest';
 import { covarianceMatrix } from '../covariance/index.js';
 import { applyPointMask, kinematicCutMask } from '../cuts/index.js';
-import { SHARED_DATA } from '@partonfit/testing';
+import { SHARED_DATA } from '@partonfit/testing/shared-data';
 import { loadCommonData, type CommonData } from './index.js';
 
 /**

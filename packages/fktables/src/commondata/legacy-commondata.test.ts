@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputFileError } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { legacyKinematicVariables, loadLegacyCommonData } from './legacy-commondata.js';
 import { loadCommonData } from './load-commondata.js';
 

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputFileError } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { TOY_SET_FILES, writeToySet } from './commondata.fixture.js';
 import { loadCommonData } from './load-commondata.js';
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { syntheticCommonData } from '../commondata/commondata.fixture.js';
 import { loadCommonData, loadLegacyCommonData, type CommonData } from '../commondata/index.js';
 import { applyPointMask, kinematicCutMask } from '../cuts/index.js';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { covarianceBlocks, covarianceMatrix } from './covariance-matrix.js';
 
 /**

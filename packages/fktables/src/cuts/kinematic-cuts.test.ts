@@ -3,7 +3,7 @@ import { InvalidArgumentError } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
 import { syntheticCommonData } from '../commondata/commondata.fixture.js';
 import { loadCommonData, loadLegacyCommonData } from '../commondata/index.js';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { DEFAULT_DIS_CUTS, kinematicCutMask } from './kinematic-cuts.js';
 
 const COMMONDATA = join(SHARED_DATA, 'commondata');

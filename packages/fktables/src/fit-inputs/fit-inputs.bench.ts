@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseRuncard } from '@partonfit/core';
 import { bench, describe } from 'vitest';
 import { chi2StructureBytes } from '../splits/chi2-reference.js';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { realDataRuncard, writeTemporaryRuncard } from './fit-inputs.fixture.js';
 import { prepareFitInputs } from './prepare-fit-inputs.js';
 

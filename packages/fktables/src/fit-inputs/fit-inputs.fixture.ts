@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FkTensor, ObservableTensors } from '@partonfit/core';
-import { SHARED_DATA } from '@partonfit/testing';
+import { SHARED_DATA } from '@partonfit/testing/shared-data';
 
 /**
  * A runcard over real inputs in ../shared/data: two npz bundles, ATLAS tt̄ from commondata with

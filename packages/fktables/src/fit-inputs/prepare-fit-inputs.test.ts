@@ -5,7 +5,7 @@ import { parseRuncard, RuncardError } from '@partonfit/core';
 import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chi2FromStructure } from '../splits/chi2-reference.js';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import type { FitInputs } from './fit-inputs.js';
 import {
   predictFromTensors,

@@ -1,5 +1,5 @@
 import { bench, describe } from 'vitest';
-import { hasSharedData } from '@partonfit/testing';
+import { hasSharedData } from '@partonfit/testing/shared-data';
 import {
   ATLAS_TTBAR_FILE,
   ATLAS_TTBAR_TAR_FILE,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { SHARED_DATA } from '@partonfit/testing';
+import { SHARED_DATA } from '@partonfit/testing/shared-data';
 
 /** The real DIS table of the shared data (20 points, 100 x nodes, 9 active flavours). */
 export const POSXDQ_FILE = `${SHARED_DATA}theory_200/fastkernel/FK_POSXDQ.dat`;

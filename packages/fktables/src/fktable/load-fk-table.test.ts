@@ -1,6 +1,6 @@
 import { InputFileError } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import {
   ATLAS_TTBAR_FILE,
   ATLAS_TTBAR_TAR_FILE,

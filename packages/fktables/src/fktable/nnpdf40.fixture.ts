@@ -1,5 +1,5 @@
 import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet, type LhapdfGrid } from '@partonfit/io';
-import { SHARED_DATA } from '@partonfit/testing';
+import { SHARED_DATA } from '@partonfit/testing/shared-data';
 import type { PdfAtXGrid } from './predict.js';
 
 /** The shared NNPDF4.0 NNLO set (members 0 and 1 only), relative to the shared data. */

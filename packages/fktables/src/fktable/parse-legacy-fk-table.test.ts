@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasSharedData } from '@partonfit/testing';
+import { hasSharedData } from '@partonfit/testing/shared-data';
 import {
   ATLAS_TTBAR_FILE,
   disFlavourMap,
@@ -125,9 +125,10 @@ describe('parseLegacyFkTable', () => {
   });
 
   describe.skipIf(!hasTables)('on malformed input', () => {
+    // skipIf still collects this body: read nothing when the data is absent.
     const text = hasTables ? readSharedText(POSXDQ_FILE) : '';
     const lines = text.split('\n');
-    const fastKernelLine = lineStartingWith(text, '{FastKernel');
+    const fastKernelLine = hasTables ? lineStartingWith(text, '{FastKernel') : 0;
 
     it('should name the line of a row cut short by truncation', () => {
       // The last row (line lines.length - 1, before the final newline) keeps 13 of 16 numbers.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { InputFileError } from '@partonfit/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { readInputBytes, readInputText, unpackInputBytes } from './read-input.js';
 import { makeTar, paxPathRecord } from './tar.fixture.js';
 

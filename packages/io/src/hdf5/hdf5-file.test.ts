@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InputFileError, InvalidArgumentError, ShapeError } from '@partonfit/core';
 import h5wasm from 'h5wasm/node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { readHdf5File } from './read-hdf5.js';
 import { writeHdf5File } from './write-hdf5.js';
 

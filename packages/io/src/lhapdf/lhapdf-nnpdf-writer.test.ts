@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { lhapdfMemberFile, loadLhapdfMember, type LhapdfGrid } from './lhapdf-grid.js';
 import { lhapdfMemberText } from './lhapdf-member-text.js';
 import { loadLhapdfSet, type LhapdfSet } from './lhapdf-set.js';

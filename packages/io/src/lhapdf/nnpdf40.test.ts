@@ -1,6 +1,6 @@
 import { EVOLUTION_BASIS, FLAVOUR_BASIS, evolutionIndex } from '@partonfit/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { loadLhapdfMember, type LhapdfGrid } from './lhapdf-grid.js';
 import { loadLhapdfSet, type LhapdfSet } from './lhapdf-set.js';
 import { evolutionBasisXf, xfAtScale, xfxQ } from './xfx.js';

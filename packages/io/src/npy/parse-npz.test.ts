@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { InputFileError } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_DATA } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { npyAsFloat64, npyAsIntegers } from './convert.js';
 import { loadNpy, loadNpz } from './load.js';
 import type { NpyArray } from './npy-array.js';
