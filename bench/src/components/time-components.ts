@@ -9,10 +9,15 @@ import {
   xColumn,
   type IntegrationGrid,
 } from '@partonfit/layers';
-import type { TrainingParts } from '@partonfit/trainer';
+import {
+  disposeLagrangeTerms,
+  lagrangeOptions,
+  lagrangePenalties,
+  lagrangeTerms,
+  type TrainingParts,
+} from '@partonfit/trainer';
 import { timeRepeated } from '../measure/time-repeated.js';
 import type { SampleSummary } from '../stats/summary.js';
-import { disposeLagrangeTerms, lagrangePenalties, lagrangeTerms } from '../steps/lagrange-terms.js';
 import { networkFlops, observableFlops } from './component-flops.js';
 import { COMPONENT_DESCRIPTIONS, type ComponentName } from './component-names.js';
 import { forwardBackward, inputVariable, seededUniform } from './forward-backward.js';
@@ -118,7 +123,7 @@ export async function timeModelComponents(
       await timed('optimiser', context, () => {
         tf.tidy(() => {
           optimizer.applyGradients(variables, gradients, { active: stopping.activeReplicas() });
-          model.preprocessing.clipToRanges();
+          model.clipPreprocessing();
         });
       }),
       await timed('stopping', context, () => {
@@ -188,7 +193,7 @@ export async function timeLayerComponents(context: ComponentContext): Promise<Co
     grid: integration,
     integrationOffset: nx,
   });
-  const terms = lagrangeTerms(runcard, inputs);
+  const terms = lagrangeTerms(inputs, lagrangeOptions(runcard));
   const chi2s = [inputs.training, inputs.validation].map(
     (structure) => new Chi2Loss({ structure, data: inputs.pseudodata }),
   );
@@ -218,9 +223,11 @@ export async function timeLayerComponents(context: ComponentContext): Promise<Co
     if (terms.length > 0) {
       timings.push(
         await timed('lagrange', context, () => {
-          forwardBackward(() => tf.stack(lagrangePenalties(terms, pdf), 1), upstream.lagrange, [
-            pdf,
-          ]);
+          forwardBackward(
+            () => tf.stack(lagrangePenalties(terms, pdf as tf.Tensor3D), 1),
+            upstream.lagrange,
+            [pdf],
+          );
         }),
       );
     }

@@ -47,7 +47,7 @@ export const RATIO_VARIANTS: readonly RatioVariant[] = [
     description:
       'training/validation eigenmodes selected every step by index (indices uploaded each step, gather with a scatter gradient), vs multiplying by precomputed per-replica mode weights',
     logEvery: seedInterval,
-    build: ({ parts, runcard, inputs }) => gatheredSplitStep(parts, runcard, inputs),
+    build: ({ parts, inputs }) => gatheredSplitStep(parts, inputs),
   },
   {
     name: 'secondPassValidation',

@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { FitInputs } from '@partonfit/fktables';
-import type { TrainingParts } from '@partonfit/trainer';
+import { disposeStepLosses, trainingStep, type TrainingParts } from '@partonfit/trainer';
 import type { BenchStep } from './bench-step.js';
-import { disposeLosses, optimiseStep } from './optimise-step.js';
 import { seedStep } from './seed-step.js';
 
 /** Yields to the event loop once, as tfjs-layers' `model.fit` awaits its callbacks. */
@@ -24,9 +23,11 @@ export function fitStyleStep(parts: TrainingParts, inputs: FitInputs): BenchStep
   return {
     async run(epoch) {
       const logs = tf.tidy(() => {
-        const losses = optimiseStep(parts, epoch, () => objective.losses(model.at(inputs.xGrid)));
+        const losses = trainingStep(parts, epoch, {
+          forward: () => objective.losses(model.at(inputs.xGrid)),
+        });
         const total = tf.sum(losses.training);
-        disposeLosses(losses);
+        disposeStepLosses(losses);
         return total;
       });
       try {

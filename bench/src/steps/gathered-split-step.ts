@@ -1,11 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, type EigenbasisChi2, type Runcard } from '@partonfit/core';
+import { InvalidArgumentError, type EigenbasisChi2 } from '@partonfit/core';
 import type { FitInputs } from '@partonfit/fktables';
 import { ConstantMatrix, withCustomGrad } from '@partonfit/layers';
-import type { FitLosses, TrainingParts } from '@partonfit/trainer';
+import {
+  disposeStepLosses,
+  lagrangePenalties,
+  trainingStep,
+  type FitLosses,
+  type TrainingParts,
+} from '@partonfit/trainer';
 import type { BenchStep } from './bench-step.js';
-import { disposeLagrangeTerms, lagrangePenalties, lagrangeTerms } from './lagrange-terms.js';
-import { disposeLosses, optimiseStep } from './optimise-step.js';
 import { seedStep } from './seed-step.js';
 
 /** Where each replica's modes of one structure sit in the flattened `(replicas · modes)` axis. */
@@ -97,15 +101,12 @@ export interface GatheredSplitLosses {
  * `parts.objective.predictions`, residuals rotated to the eigenbasis block by block (the same
  * fast constant products as the χ² layers), the modes of each replica selected by index with a
  * gather (gradient: a scatter), and the positivity and integrability penalties of
- * {@link lagrangeTerms}. Equal, to float32 rounding, to `parts.objective.losses`.
+ * `parts.objective` (its own Lagrange terms). Equal, to float32 rounding, to
+ * `parts.objective.losses`.
  *
  * @throws InvalidArgumentError - for inputs without a diagonal-basis split
  */
-export function gatheredSplitLosses(
-  parts: TrainingParts,
-  runcard: Runcard,
-  inputs: FitInputs,
-): GatheredSplitLosses {
+export function gatheredSplitLosses(parts: TrainingParts, inputs: FitInputs): GatheredSplitLosses {
   const { objective } = parts;
   const training = modeSelection(eigenbasis(inputs.training, 'training'));
   const validation = modeSelection(eigenbasis(inputs.validation, 'validation'));
@@ -119,7 +120,7 @@ export function gatheredSplitLosses(
   const validationCounts = tf.tensor1d(
     Array.from(inputs.validationCounts, (count) => Math.max(count, 1)),
   );
-  const terms = lagrangeTerms(runcard, inputs);
+  const terms = objective.lagrangeTerms;
   return {
     losses(pdf) {
       const residuals = tf.sub<tf.Tensor2D>(pseudodata, objective.predictions(pdf));
@@ -166,7 +167,6 @@ export function gatheredSplitLosses(
     dispose() {
       for (const block of blocks) block.rotation.dispose();
       tf.dispose([pseudodata, validationCounts]);
-      disposeLagrangeTerms(terms);
     },
   };
 }
@@ -180,17 +180,15 @@ export function gatheredSplitLosses(
  * eigenbasis is the same fast constant product, computed once for both selections (the seed's two
  * χ² layers each rotate), and the penalties are the same layers ({@link gatheredSplitLosses}).
  */
-export function gatheredSplitStep(
-  parts: TrainingParts,
-  runcard: Runcard,
-  inputs: FitInputs,
-): BenchStep {
-  const objective = gatheredSplitLosses(parts, runcard, inputs);
+export function gatheredSplitStep(parts: TrainingParts, inputs: FitInputs): BenchStep {
+  const objective = gatheredSplitLosses(parts, inputs);
   const base = seedStep(parts, inputs);
   return {
     run(epoch) {
       tf.tidy(() => {
-        disposeLosses(optimiseStep(parts, epoch, () => objective.losses(parts.model.forward())));
+        disposeStepLosses(
+          trainingStep(parts, epoch, { forward: () => objective.losses(parts.model.forward()) }),
+        );
       });
     },
     readBack: () => base.readBack(),

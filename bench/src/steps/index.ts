@@ -1,6 +1,6 @@
 /**
- * The training step in the seeds' formulation (a replica of `trainReplicas`' loop body) and the
- * five deliberately naive variants it is compared with.
+ * The training step in the seeds' formulation (the trainer's own `TrainingSteps`) and the five
+ * deliberately naive variants it is compared with, each a `trainingStep` with other options.
  *
  * @packageDocumentation
  */
@@ -13,13 +13,6 @@ export {
   type GatheredSplitLosses,
   type ModeSelection,
 } from './gathered-split-step.js';
-export {
-  disposeLagrangeTerms,
-  lagrangePenalties,
-  lagrangeTerms,
-  type LagrangeTerm,
-} from './lagrange-terms.js';
-export { disposeLosses, optimiseStep, type KeptLosses } from './optimise-step.js';
 export { perReplicaModelsStep, type PerReplicaModelsStep } from './per-replica-models-step.js';
 export { secondPassValidationStep } from './second-pass-validation-step.js';
 export { seedStep, type SeedStepOptions } from './seed-step.js';

@@ -105,7 +105,7 @@ export function perReplicaModelsStep(
               variables[r].map((variable) => grads[variable.name]),
               { active: fit.stopping.activeReplicas() },
             );
-            fit.model.preprocessing.clipToRanges();
+            fit.model.clipPreprocessing();
           });
         } finally {
           tf.dispose(Object.values(losses));

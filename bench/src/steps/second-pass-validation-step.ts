@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type { FitInputs } from '@partonfit/fktables';
-import type { TrainingParts } from '@partonfit/trainer';
+import { disposeStepLosses, trainingStep, type TrainingParts } from '@partonfit/trainer';
 import type { BenchStep } from './bench-step.js';
-import { disposeLosses, optimiseStep } from './optimise-step.js';
 import { seedStep } from './seed-step.js';
 
 /**
@@ -17,11 +16,8 @@ export function secondPassValidationStep(parts: TrainingParts, inputs: FitInputs
   return {
     run(epoch) {
       tf.tidy(() => {
-        const losses = optimiseStep(
-          parts,
-          epoch,
-          () => objective.losses(model.forward()),
-          (training) => {
+        const losses = trainingStep(parts, epoch, {
+          stoppingLosses: (training) => {
             const validation = objective.losses(model.forward());
             return {
               training: training.training,
@@ -30,8 +26,8 @@ export function secondPassValidationStep(parts: TrainingParts, inputs: FitInputs
               positivity: validation.positivity,
             };
           },
-        );
-        disposeLosses(losses);
+        });
+        disposeStepLosses(losses);
       });
     },
     readBack: () => base.readBack(),

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@partonfit/core';
+import { InvalidArgumentError, positiveInteger } from '@partonfit/core';
 
 /** One synthetic dataset of a benchmark workload: one FK table, one observable. */
 export interface SyntheticDatasetSpec {
@@ -82,12 +82,7 @@ export function experimentBlockSizes(datasets: readonly SyntheticDatasetSpec[]):
   const sizes: number[] = [];
   const seen = new Set<string>();
   datasets.forEach((dataset, d) => {
-    if (!Number.isInteger(dataset.ndata) || dataset.ndata < 1) {
-      throw new InvalidArgumentError({
-        argument: `datasets.${dataset.name}.ndata`,
-        problem: `expected a positive integer, got ${dataset.ndata}`,
-      });
-    }
+    positiveInteger(dataset.ndata, `datasets.${dataset.name}.ndata`);
     if (d > 0 && datasets[d - 1].experiment === dataset.experiment) {
       sizes[sizes.length - 1] += dataset.ndata;
       return;

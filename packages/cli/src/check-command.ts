@@ -1,34 +1,23 @@
-import { parseArgs } from 'node:util';
-import { loadRuncard, PartonfitError, type Runcard } from '@partonfit/core';
-import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
+import { loadRuncard, type Runcard } from '@partonfit/core';
+import { defineCommand } from './define-command.js';
 
 /** `partonfit check <runcard>`: validates a runcard and shows what the fit would do. */
-export const checkCommand: Command = {
+export const checkCommand = defineCommand({
   name: 'check',
   summary: 'validate a runcard and show the settings a fit would use',
   usage: 'partonfit check <runcard.yml>',
-  run: async (args, terminal) => {
-    const { positionals } = parseArgs({ args: [...args], allowPositionals: true, strict: true });
-    if (positionals.length !== 1) {
-      terminal.error(`usage: ${checkCommand.usage}\n`);
-      return EXIT_USAGE;
+  options: {},
+  positionals: 1,
+  run: async ({ positionals: [file] }, terminal) => {
+    const { runcard, warnings } = await loadRuncard(file);
+    for (const warning of warnings) {
+      terminal.error(
+        `warning: ${file}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
+      );
     }
-    try {
-      const { runcard, warnings } = await loadRuncard(positionals[0]);
-      for (const warning of warnings) {
-        terminal.error(
-          `warning: ${positionals[0]}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
-        );
-      }
-      terminal.out(describeRuncard(positionals[0], runcard));
-      return 0;
-    } catch (error) {
-      if (!PartonfitError.isInstance(error)) throw error;
-      terminal.error(`${error.message}\n`);
-      return EXIT_FAILURE;
-    }
+    terminal.out(describeRuncard(file, runcard));
   },
-};
+});
 
 function describeRuncard(file: string, runcard: Runcard): string {
   const { parameters, fitting } = runcard;

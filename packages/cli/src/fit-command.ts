@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { loadRuncard, PartonfitError } from '@partonfit/core';
+import { loadRuncard } from '@partonfit/core';
 import { BACKEND_REQUESTS, describeBackendSelection, initBackend } from '@partonfit/backend';
 import {
   CHECKPOINT_EVERY,
@@ -10,8 +9,8 @@ import {
   runFit,
 } from '@partonfit/trainer';
 import type { TrainingProgress } from '@partonfit/trainer';
-import { validBackendOption } from './backend-option.js';
-import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
+import { defineCommand, type Command } from './define-command.js';
+import { backendOption, positiveOption } from './option-values.js';
 import type { Terminal } from './terminal.js';
 
 const USAGE = `partonfit fit <runcard.yml> [--replicas 1-100] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>] [--checkpoint-every <epochs>] [--resume]`;
@@ -64,69 +63,47 @@ function describeSummary(summary: FitSummary): string {
  * continues a killed fit from it.
  */
 export function fitCommand(version: string): Command {
-  return {
+  return defineCommand({
     name: 'fit',
     summary: 'fit PDF replicas together and write the fit folder',
     usage: USAGE,
-    run: async (args, terminal) => {
-      const { values, positionals } = parseArgs({
-        args: [...args],
-        allowPositionals: true,
-        strict: true,
-        options: {
-          replicas: { type: 'string', default: '1' },
-          backend: { type: 'string', default: 'auto' },
-          output: { type: 'string', default: '.' },
-          'checkpoint-every': { type: 'string', default: `${CHECKPOINT_EVERY}` },
-          resume: { type: 'boolean', default: false },
-        },
-      });
-      if (positionals.length !== 1) {
-        terminal.error(`usage: ${USAGE}\n`);
-        return EXIT_USAGE;
-      }
-      const checkpointEvery = Number(values['checkpoint-every']);
-      if (!/^\d+$/.test(values['checkpoint-every']) || checkpointEvery < 1) {
-        terminal.error(
-          `--checkpoint-every: expected a positive number of epochs, got '${values['checkpoint-every']}'\n`,
-        );
-        return EXIT_USAGE;
-      }
-      if (!validBackendOption(values.backend, terminal)) return EXIT_USAGE;
-      const runcardFile = resolve(positionals[0]);
-      try {
-        const replicas = parseReplicaSelection(values.replicas);
-        const { runcard, warnings } = await loadRuncard(runcardFile);
-        for (const warning of warnings) {
-          terminal.error(
-            `warning: ${positionals[0]}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
-          );
-        }
-        const backend = await initBackend(values.backend);
-        terminal.error(`${describeBackendSelection(backend)}\n`);
-        const summary = await runFit({
-          runcard,
-          runcardFile,
-          replicas,
-          outputFolder: resolve(values.output),
-          backend: backend.backend,
-          version,
-          report: (message) => {
-            terminal.error(`${message}\n`);
-          },
-          onProgress: showProgress(terminal),
-          checkpointEvery,
-          resume: values.resume,
-        });
-        terminal.status?.('');
-        terminal.out(describeSummary(summary));
-        return 0;
-      } catch (error) {
-        if (!PartonfitError.isInstance(error)) throw error;
-        terminal.status?.('');
-        terminal.error(`partonfit fit: ${error.message}\n`);
-        return EXIT_FAILURE;
-      }
+    options: {
+      replicas: { type: 'string', default: '1' },
+      backend: { type: 'string', default: 'auto' },
+      output: { type: 'string', default: '.' },
+      'checkpoint-every': { type: 'string', default: `${CHECKPOINT_EVERY}` },
+      resume: { type: 'boolean', default: false },
     },
-  };
+    positionals: 1,
+    run: async ({ values, positionals: [file] }, terminal) => {
+      const checkpointEvery = positiveOption('--checkpoint-every', values['checkpoint-every']);
+      const request = backendOption(values.backend);
+      const runcardFile = resolve(file);
+      const replicas = parseReplicaSelection(values.replicas);
+      const { runcard, warnings } = await loadRuncard(runcardFile);
+      for (const warning of warnings) {
+        terminal.error(
+          `warning: ${file}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
+        );
+      }
+      const backend = await initBackend(request);
+      terminal.error(`${describeBackendSelection(backend)}\n`);
+      const summary = await runFit({
+        runcard,
+        runcardFile,
+        replicas,
+        outputFolder: resolve(values.output),
+        backend: backend.backend,
+        version,
+        report: (message) => {
+          terminal.error(`${message}\n`);
+        },
+        onProgress: showProgress(terminal),
+        checkpointEvery,
+        resume: values.resume,
+      });
+      terminal.status?.('');
+      terminal.out(describeSummary(summary));
+    },
+  });
 }

@@ -137,8 +137,6 @@ describe('partonfit fit --resume', () => {
     expect(otherRuncard.error).toContain('runcard_sha256: the checkpoint belongs to another fit');
     const badEvery = await run('fit', runcard, '--checkpoint-every', '0');
     expect(badEvery.code).toBe(2);
-    expect(badEvery.error).toContain(
-      "--checkpoint-every: expected a positive number of epochs, got '0'",
-    );
+    expect(badEvery.error).toContain("--checkpoint-every: expected a positive integer, got '0'");
   });
 });

@@ -1,12 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import {
-  loadRuncard,
-  parseDatasetInput,
-  PartonfitError,
-  RuncardError,
-  type Matrix,
-} from '@partonfit/core';
+import { loadRuncard, parseDatasetInput, RuncardError, type Matrix } from '@partonfit/core';
 import { BACKEND_REQUESTS, initBackend, type BackendRequest } from '@partonfit/backend';
 import {
   chi2,
@@ -28,8 +21,8 @@ import {
   loadFitReplicas,
   predictFitReplicas,
 } from '@partonfit/trainer';
-import { validBackendOption } from './backend-option.js';
-import { EXIT_FAILURE, EXIT_USAGE, type Command } from './commands.js';
+import { defineCommand, UsageError } from './define-command.js';
+import { backendOption } from './option-values.js';
 
 /** What is predicted, and the data to compare with when there are any. */
 interface Target {
@@ -181,88 +174,73 @@ function formatTable(predictions: Float64Array, central: Float64Array | undefine
  * x-grids, member 0 being the mean of the replicas' predictions (with `--json`, each replica's
  * predictions too). A fit is evaluated on `--backend`, by default the one that trained it.
  */
-export const predictCommand: Command = {
+export const predictCommand = defineCommand({
   name: 'predict',
   summary: 'predictions and χ² of an LHAPDF set or a fit against an FK table, bundle or dataset',
   usage: USAGE,
-  run: async (args, terminal) => {
-    const { values } = parseArgs({
-      args: [...args],
-      strict: true,
-      options: {
-        pdf: { type: 'string' },
-        member: { type: 'string' },
-        fktable: { type: 'string' },
-        bundle: { type: 'string' },
-        dataset: { type: 'string' },
-        runcard: { type: 'string' },
-        backend: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
-    });
+  options: {
+    pdf: { type: 'string' },
+    member: { type: 'string' },
+    fktable: { type: 'string' },
+    bundle: { type: 'string' },
+    dataset: { type: 'string' },
+    runcard: { type: 'string' },
+    backend: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
+  run: async ({ values }, terminal) => {
     const sources = [values.fktable, values.bundle, values.dataset].filter(
       (value) => value !== undefined,
     );
-    if (values.pdf === undefined || sources.length !== 1) {
-      terminal.error(
-        `partonfit predict: ${values.pdf === undefined ? 'missing --pdf' : 'give exactly one of --fktable, --bundle, --dataset'}\nusage: ${USAGE}\n`,
+    if (values.pdf === undefined) throw new UsageError('missing --pdf');
+    if (sources.length !== 1) {
+      throw new UsageError('give exactly one of --fktable, --bundle, --dataset');
+    }
+    const backend = backendOption(values.backend);
+    const member = memberOf(values.member);
+    const pdf = (await isFitFolder(values.pdf))
+      ? await fitSource(values.pdf, member, backend)
+      : await lhapdfSource(values.pdf, member);
+    const target = await targetOf(values);
+    const { q0, predictions, members } = await pdf.evaluate(target.observable);
+    const ndata = predictions.length;
+    const chi2Value =
+      target.data === undefined
+        ? undefined
+        : chi2(target.data.central, predictions, target.data.covariance);
+    if (values.json) {
+      terminal.out(
+        `${JSON.stringify({
+          pdf: pdf.name,
+          member,
+          ...(pdf.replicas === undefined ? {} : { replicas: pdf.replicas }),
+          target: target.label,
+          q0,
+          ndata,
+          predictions: Array.from(predictions),
+          ...(members === undefined
+            ? {}
+            : {
+                replicaPredictions: members.map((entry) => ({
+                  member: entry.member,
+                  predictions: Array.from(entry.predictions),
+                })),
+              }),
+          ...(target.data === undefined ? {} : { data: Array.from(target.data.central) }),
+          ...(chi2Value === undefined ? {} : { chi2: chi2Value, chi2PerPoint: chi2Value / ndata }),
+        })}\n`,
       );
-      return EXIT_USAGE;
+      return;
     }
-    if (!validBackendOption(values.backend, terminal)) return EXIT_USAGE;
-    try {
-      const member = memberOf(values.member);
-      const pdf = (await isFitFolder(values.pdf))
-        ? await fitSource(values.pdf, member, values.backend)
-        : await lhapdfSource(values.pdf, member);
-      const target = await targetOf(values);
-      const { q0, predictions, members } = await pdf.evaluate(target.observable);
-      const ndata = predictions.length;
-      const chi2Value =
-        target.data === undefined
-          ? undefined
-          : chi2(target.data.central, predictions, target.data.covariance);
-      if (values.json) {
-        terminal.out(
-          `${JSON.stringify({
-            pdf: pdf.name,
-            member,
-            ...(pdf.replicas === undefined ? {} : { replicas: pdf.replicas }),
-            target: target.label,
-            q0,
-            ndata,
-            predictions: Array.from(predictions),
-            ...(members === undefined
-              ? {}
-              : {
-                  replicaPredictions: members.map((entry) => ({
-                    member: entry.member,
-                    predictions: Array.from(entry.predictions),
-                  })),
-                }),
-            ...(target.data === undefined ? {} : { data: Array.from(target.data.central) }),
-            ...(chi2Value === undefined
-              ? {}
-              : { chi2: chi2Value, chi2PerPoint: chi2Value / ndata }),
-          })}\n`,
-        );
-        return 0;
-      }
-      const lines = [
-        `${target.label}: ${ndata} point${ndata === 1 ? '' : 's'}, ${pdf.label} at Q0 = ${q0} GeV`,
-        formatTable(predictions, target.data?.central),
-      ];
-      if (chi2Value !== undefined) {
-        lines.push(
-          `χ² = ${chi2Value.toFixed(3)} for ${ndata} points, χ²/n = ${(chi2Value / ndata).toFixed(4)}`,
-        );
-      }
-      terminal.out(`${lines.join('\n')}\n`);
-      return 0;
-    } catch (error) {
-      if (!PartonfitError.isInstance(error)) throw error;
-      terminal.error(`partonfit predict: ${error.message}\n`);
-      return EXIT_FAILURE;
+    const lines = [
+      `${target.label}: ${ndata} point${ndata === 1 ? '' : 's'}, ${pdf.label} at Q0 = ${q0} GeV`,
+      formatTable(predictions, target.data?.central),
+    ];
+    if (chi2Value !== undefined) {
+      lines.push(
+        `χ² = ${chi2Value.toFixed(3)} for ${ndata} points, χ²/n = ${(chi2Value / ndata).toFixed(4)}`,
+      );
     }
+    terminal.out(`${lines.join('\n')}\n`);
   },
-};
+});

@@ -36,7 +36,7 @@ describe('partonfit command line', () => {
     const { code, error } = await run('check', '/nonexistent.yml');
     expect(code).toBe(1);
     expect(error).toBe(
-      '/nonexistent.yml: 1 problem in the runcard\n  /nonexistent.yml: cannot read the runcard: no such file\n',
+      'partonfit check: /nonexistent.yml: 1 problem in the runcard\n  /nonexistent.yml: cannot read the runcard: no such file\n',
     );
   });
 
@@ -49,11 +49,23 @@ describe('partonfit command line', () => {
   it('should explain usage errors with exit code 2', async () => {
     expect(await run('check')).toMatchObject({
       code: 2,
-      error: 'usage: partonfit check <runcard.yml>\n',
+      error: 'partonfit check: expected 1 argument, got 0\nusage: partonfit check <runcard.yml>\n',
+    });
+    expect(await run('check', 'a.yml', 'b.yml')).toMatchObject({
+      code: 2,
+      error: 'partonfit check: expected 1 argument, got 2\nusage: partonfit check <runcard.yml>\n',
     });
     expect(await run('backend', '--backend', 'gpu')).toMatchObject({
       code: 2,
-      error: "--backend: expected one of auto, tensorflow, native, wasm, cpu, got 'gpu'\n",
+      error:
+        "partonfit backend: --backend: expected one of auto, tensorflow, native, wasm, cpu, got 'gpu'\n" +
+        'usage: partonfit backend [--backend auto|tensorflow|native|wasm|cpu]\n',
+    });
+    expect(await run('backend', 'cpu')).toMatchObject({
+      code: 2,
+      error:
+        'partonfit backend: expected no arguments, got 1\n' +
+        'usage: partonfit backend [--backend auto|tensorflow|native|wasm|cpu]\n',
     });
     expect((await run('backend', '--fast')).error).toMatch(
       /^partonfit backend: Unknown option '--fast'/,

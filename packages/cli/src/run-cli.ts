@@ -5,7 +5,7 @@ import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
 import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
-import { EXIT_USAGE, type Command } from './commands.js';
+import { EXIT_USAGE, type Command } from './define-command.js';
 import type { Terminal } from './terminal.js';
 
 const COMMANDS: readonly Command[] = [
@@ -69,18 +69,5 @@ export async function runCli(args: readonly string[], terminal: Terminal): Promi
     terminal.out(`usage: ${command.usage}\n  ${command.summary}\n`);
     return 0;
   }
-  try {
-    return await command.run(rest, terminal);
-  } catch (error) {
-    // parseArgs rejects unknown options and missing values with a TypeError.
-    if (
-      error instanceof TypeError &&
-      'code' in error &&
-      String(error.code).startsWith('ERR_PARSE_ARGS')
-    ) {
-      terminal.error(`partonfit ${name}: ${error.message}\nusage: ${command.usage}\n`);
-      return EXIT_USAGE;
-    }
-    throw error;
-  }
+  return command.run(rest, terminal);
 }

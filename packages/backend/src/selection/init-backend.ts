@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { BackendUnavailableError, InvalidArgumentError } from '@partonfit/core';
+import { BackendUnavailableError, oneOf } from '@partonfit/core';
 import {
   BACKEND_CANDIDATES,
   BACKEND_REQUESTS,
@@ -65,12 +65,7 @@ export async function initBackend(
   request: BackendRequest = 'auto',
   options: InitBackendOptions = {},
 ): Promise<BackendSelection> {
-  if (!BACKEND_REQUESTS.includes(request)) {
-    throw new InvalidArgumentError({
-      argument: 'backend',
-      problem: `expected one of ${BACKEND_REQUESTS.join(', ')}, got '${request}'`,
-    });
-  }
+  oneOf(request, BACKEND_REQUESTS, 'backend');
   const importModule = options.importModule ?? importPackage;
   await registerGradients(importModule);
 

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
+import { positiveInteger } from '../validate/validators.js';
 import { GOLDEN_GAMMA, mix32 } from './mix.js';
 
 /** The three seeds of an n3fit-style runcard. */
@@ -52,10 +53,11 @@ export function deriveReplicaSeed(baseSeed: number, stream: SeedStream, replica:
       problem: `expected an integer between 0 and ${MAX_RUNCARD_SEED}, got ${baseSeed}`,
     });
   }
-  if (!Number.isInteger(replica) || replica < 1 || replica > MAX_RUNCARD_SEED) {
+  positiveInteger(replica, 'replica', { note: 'replicas are numbered from 1' });
+  if (replica > MAX_RUNCARD_SEED) {
     throw new InvalidArgumentError({
       argument: 'replica',
-      problem: `expected a positive integer (replicas are numbered from 1), got ${replica}`,
+      problem: `expected at most ${MAX_RUNCARD_SEED}, got ${replica}`,
     });
   }
   const streamBase = mix32(baseSeed ^ STREAM_TAG[stream]);

@@ -3,8 +3,9 @@ import {
   EVOLUTION_TO_FLAVOUR,
   FLAVOUR_BASIS,
   InvalidArgumentError,
-  ShapeError,
+  positiveInteger,
   rotateFlavours,
+  ShapeError,
 } from '@partonfit/core';
 import { activeFlavourNumber, type HeavyQuarkSettings } from './active-flavours.js';
 import { EXPORT_X_GRID } from './export-x-grid.js';
@@ -193,12 +194,7 @@ export function evolutionToExportFlavours(
  */
 export function exportGridText(options: ExportGridOptions): string {
   const { replica, q0, xfEvolution, heavyQuarks = {} } = options;
-  if (!Number.isInteger(replica) || replica < 1) {
-    throw new InvalidArgumentError({
-      argument: 'replica',
-      problem: `expected a positive integer (replicas count from 1), got ${replica}`,
-    });
-  }
+  positiveInteger(replica, 'replica', { note: 'replicas count from 1' });
   if (xfEvolution.length !== EXPORT_X_GRID.length * EVOLUTION_BASIS_SIZE) {
     throw new ShapeError({
       quantity: 'xfEvolution',

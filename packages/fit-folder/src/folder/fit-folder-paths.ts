@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { InvalidArgumentError } from '@partonfit/core';
+import { InvalidArgumentError, positiveInteger } from '@partonfit/core';
 
 /** The files of one replica in a fit folder, and the fit-level files beside them. */
 export interface FitFolderPaths {
@@ -45,12 +45,7 @@ export function fitFolderPaths(
       problem: `expected a file name without path separators, got '${fitName}'`,
     });
   }
-  if (!Number.isInteger(replica) || replica < 1) {
-    throw new InvalidArgumentError({
-      argument: 'replica',
-      problem: `expected a positive integer (replicas count from 1), got ${replica}`,
-    });
-  }
+  positiveInteger(replica, 'replica', { note: 'replicas count from 1' });
   const fitFolder = join(outputFolder, fitName);
   const replicaFolder = join(fitFolder, 'nnfit', `replica_${replica}`);
   return {

@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
-import { InvalidArgumentError, ShapeError, type Chi2Structure } from '@partonfit/core';
+import { type Chi2Structure, InvalidArgumentError, oneOf, ShapeError } from '@partonfit/core';
 import { CachedTranspose, type LayerArgs } from '../ops/index.js';
-import { oneOf } from '../ops/one-of.js';
 import {
   covarianceChi2,
   eigenbasisChi2,

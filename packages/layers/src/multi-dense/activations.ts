@@ -1,6 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { ACTIVATIONS } from '@partonfit/core';
-import { configChoice } from './config-choice.js';
+import { ACTIVATIONS, oneOf } from '@partonfit/core';
 
 /** The name of an activation a runcard may give (`parameters.activation_per_layer`). */
 export type ActivationName = (typeof ACTIVATIONS)[number];
@@ -48,5 +47,5 @@ export function applyActivation(name: ActivationName, x: tf.Tensor): tf.Tensor {
  * an `InvalidArgumentError` naming the choices.
  */
 export function checkActivation(name: string, argument = 'activation'): ActivationName {
-  return configChoice(name, ACTIVATIONS, argument);
+  return oneOf(name, ACTIVATIONS, argument, { loose: true });
 }

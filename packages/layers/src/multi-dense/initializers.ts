@@ -1,7 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
-import { INITIALIZERS, InvalidArgumentError } from '@partonfit/core';
-import { configChoice } from './config-choice.js';
+import { INITIALIZERS, InvalidArgumentError, oneOf } from '@partonfit/core';
 
 /** The name of a weight initialiser a runcard may give (`parameters.initializer`). */
 export type InitializerName = (typeof INITIALIZERS)[number];
@@ -47,7 +46,7 @@ export function kernelInitializer(name: InitializerName, seed: number): KernelIn
  * else an {@link InvalidArgumentError} naming the choices.
  */
 export function checkInitializer(name: string, argument = 'initializer'): InitializerName {
-  return configChoice(name, INITIALIZERS, argument);
+  return oneOf(name, INITIALIZERS, argument, { loose: true });
 }
 
 /**

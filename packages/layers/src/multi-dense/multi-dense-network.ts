@@ -1,9 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
-import { InvalidArgumentError, ShapeError } from '@partonfit/core';
+import { InvalidArgumentError, oneOf, positiveInteger, ShapeError } from '@partonfit/core';
 import type { LayerArgs } from '../ops/index.js';
 import { applyActivation, checkActivation, type ActivationName } from './activations.js';
-import { configChoice } from './config-choice.js';
 import {
   checkInitializer,
   checkSeed,
@@ -85,14 +84,7 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
         problem: `expected one entry per layer in each, got ${args.units.length} units, ${args.activations.length} activations and ${args.seeds.length} seed lists`,
       });
     }
-    args.units.forEach((units, l) => {
-      if (!Number.isInteger(units) || units < 1) {
-        throw new InvalidArgumentError({
-          argument: `units[${l}]`,
-          problem: `expected a positive integer, got ${units}`,
-        });
-      }
-    });
+    args.units.forEach((units, l) => positiveInteger(units, `units[${l}]`));
     const replicas = args.seeds[0]?.length ?? 0;
     args.seeds.forEach((layerSeeds, l) => {
       if (layerSeeds.length !== replicas || replicas === 0) {
@@ -111,7 +103,9 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
     );
     this.initializer = checkInitializer(args.initializer ?? 'glorot_normal');
     this.seeds = args.seeds.map((layerSeeds) => [...layerSeeds]);
-    this.formulation = configChoice(args.formulation ?? 'auto', FORMULATIONS, 'formulation');
+    this.formulation = oneOf(args.formulation ?? 'auto', FORMULATIONS, 'formulation', {
+      loose: true,
+    });
   }
 
   /** Number of replicas. */

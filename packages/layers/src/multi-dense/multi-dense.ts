@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
-import { InvalidArgumentError, ShapeError } from '@partonfit/core';
+import { InvalidArgumentError, positiveInteger, ShapeError } from '@partonfit/core';
 import type { LayerArgs } from '../ops/index.js';
 import { applyActivation, checkActivation, type ActivationName } from './activations.js';
 import {
@@ -83,12 +83,7 @@ export class MultiDense extends tfl.layers.Layer {
 
   constructor(args: MultiDenseArgs) {
     super(args);
-    if (!Number.isInteger(args.units) || args.units < 1) {
-      throw new InvalidArgumentError({
-        argument: 'units',
-        problem: `expected a positive integer, got ${args.units}`,
-      });
-    }
+    positiveInteger(args.units, 'units');
     if (args.seeds.length === 0) {
       throw new InvalidArgumentError({
         argument: 'seeds',

@@ -1,8 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
-import { EVOLUTION_BASIS_SIZE, ShapeError, type ObservableTensors } from '@partonfit/core';
+import { EVOLUTION_BASIS_SIZE, type ObservableTensors, oneOf, ShapeError } from '@partonfit/core';
 import type { LayerArgs } from '../ops/index.js';
-import { oneOf } from '../ops/one-of.js';
 import { combineOperands } from './compound.js';
 import {
   DIS_FORMULATIONS,

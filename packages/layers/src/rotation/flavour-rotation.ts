@@ -2,14 +2,14 @@ import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
 import {
   EVOLUTION_BASIS_SIZE,
+  findFitBasis,
   FIT_BASES,
   FIT_BASIS_NAMES,
-  findFitBasis,
-  fitBasisToEvolution,
-  ShapeError,
   type FitBasisDefinition,
+  fitBasisToEvolution,
+  oneOf,
+  ShapeError,
 } from '@partonfit/core';
-import { configChoice } from '../multi-dense/config-choice.js';
 import { ConstantMatrix, type LayerArgs } from '../ops/index.js';
 import { singleInput, singleShape } from '../multi-dense/layer-input.js';
 
@@ -49,7 +49,7 @@ export class FlavourRotation extends tfl.layers.Layer {
     super(args);
     const basis =
       findFitBasis(args.fitBasis) ??
-      FIT_BASES[configChoice(args.fitBasis, FIT_BASIS_NAMES, 'fitBasis')];
+      FIT_BASES[oneOf(args.fitBasis, FIT_BASIS_NAMES, 'fitBasis', { loose: true })];
     const sameName = (name: string) =>
       basis.flavours.find((flavour) => flavour.toLowerCase() === name.toLowerCase()) ?? name;
     this.fitBasis = basis;

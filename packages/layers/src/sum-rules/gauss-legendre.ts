@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@partonfit/core';
+import { InvalidArgumentError, positiveInteger } from '@partonfit/core';
 
 /** Gauss–Legendre nodes and weights on an interval, float64, nodes increasing. */
 export interface QuadratureRule {
@@ -14,12 +14,7 @@ export interface QuadratureRule {
  * the estimate cos(π(i − ¼)/(n + ½)); weights are 2/((1 − t²) P_n'(t)²), scaled to the interval.
  */
 export function gaussLegendre(points: number, low: number, high: number): QuadratureRule {
-  if (!Number.isInteger(points) || points < 1) {
-    throw new InvalidArgumentError({
-      argument: 'points',
-      problem: `expected a positive integer, got ${points}`,
-    });
-  }
+  positiveInteger(points, 'points');
   if (!(Number.isFinite(low) && Number.isFinite(high) && low < high)) {
     throw new InvalidArgumentError({
       argument: 'interval',

@@ -4,9 +4,9 @@ import {
   EVOLUTION_BASIS_SIZE,
   evolutionIndex,
   InvalidArgumentError,
+  oneOf,
   ShapeError,
 } from '@partonfit/core';
-import { configChoice } from '../multi-dense/config-choice.js';
 import type { LayerArgs } from '../ops/index.js';
 import {
   integrationGrid,
@@ -78,7 +78,9 @@ export class SumRuleNormalisation extends tfl.layers.Layer {
     super(args);
     this.mode = checkSumRuleMode(args.mode ?? 'ALL');
     this.grid = 'spec' in args.grid ? args.grid : integrationGrid(args.grid);
-    this.outputPoints = configChoice(args.outputPoints ?? 'fit', OUTPUT_POINTS, 'outputPoints');
+    this.outputPoints = oneOf(args.outputPoints ?? 'fit', OUTPUT_POINTS, 'outputPoints', {
+      loose: true,
+    });
     const minimum = this.outputPoints === 'fit' ? 1 : 0;
     if (!Number.isInteger(args.integrationOffset) || args.integrationOffset < minimum) {
       throw new InvalidArgumentError({

@@ -1,10 +1,10 @@
 import {
   EVOLUTION_BASIS_SIZE,
-  evolutionIndex,
-  SUM_RULE_MODES,
   type EvolutionFlavour,
+  evolutionIndex,
+  oneOf,
+  SUM_RULE_MODES,
 } from '@partonfit/core';
-import { configChoice } from '../multi-dense/config-choice.js';
 
 /** A sum-rule mode (`fitting.sum_rules`; `true` means `ALL`, `false` means `NONE`). */
 export type SumRuleMode = (typeof SUM_RULE_MODES)[number];
@@ -73,7 +73,7 @@ export const SUM_RULES: Readonly<Record<SumRuleMode, readonly SumRule[]>> = {
 
 /** The mode `name` names, in any case (saved tfjs configs lower it), or a typed error. */
 export function checkSumRuleMode(name: string): SumRuleMode {
-  return configChoice(name, SUM_RULE_MODES, 'mode');
+  return oneOf(name, SUM_RULE_MODES, 'mode', { loose: true });
 }
 
 /**

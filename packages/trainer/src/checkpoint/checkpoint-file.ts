@@ -172,15 +172,36 @@ function checkFingerprint(
       found: `replicas ${formatReplicaSelection(replicas)}`,
     });
   }
-  const inputs = attributes.inputs_sha256;
-  if (expected.inputsSha256 !== undefined && inputs !== expected.inputsSha256) {
+  checkInputsDigest(file, attributes.inputs_sha256, expected);
+}
+
+/** Checks the hash of the fit inputs a checkpoint was written with, when this fit's is known. */
+function checkInputsDigest(file: string, stored: unknown, expected: RunFingerprint): void {
+  if (expected.inputsSha256 !== undefined && stored !== expected.inputsSha256) {
     throw new CheckpointMismatchError({
       file,
       key: 'inputs_sha256',
       expected: `fit inputs ${expected.inputsSha256.slice(0, 12)}… (an input file changed since the checkpoint)`,
-      found: `fit inputs ${typeof inputs === 'string' ? `${inputs.slice(0, 12)}…` : 'unrecorded'}`,
+      found: `fit inputs ${typeof stored === 'string' ? `${stored.slice(0, 12)}…` : 'unrecorded'}`,
     });
   }
+}
+
+/**
+ * Checks a checkpoint read before the fit inputs were prepared (with a fingerprint without
+ * their hash) against the fit's complete fingerprint, so that it is not read a second time.
+ *
+ * @param file - the checkpoint file, for the message
+ * @param checkpoint - read with {@link readCheckpoint}
+ * @param expected - the fit's fingerprint with its inputs' hash
+ * @throws CheckpointMismatchError when an input file changed since the checkpoint was written
+ */
+export function checkCheckpointInputs(
+  file: string,
+  checkpoint: TrainingCheckpoint,
+  expected: RunFingerprint,
+): void {
+  checkInputsDigest(file, checkpoint.fingerprint.inputsSha256, expected);
 }
 
 /** The datasets of a checkpoint file sorted into a checkpoint, every shape checked. */
@@ -308,7 +329,13 @@ export async function readCheckpoint(
   ) as Record<StoppingArrayKey, Float32Array>;
   const stoppingCheckpoint: StoppingCheckpoint = { ...stopping, bestWeights: sorted.bestWeights };
   return {
-    fingerprint: { ...expected, replicas: [...expected.replicas] },
+    fingerprint: {
+      runcardSha256: expected.runcardSha256,
+      replicas: [...expected.replicas],
+      ...(typeof attributes.inputs_sha256 === 'string'
+        ? { inputsSha256: attributes.inputs_sha256 }
+        : {}),
+    },
     epoch: count(attributes, 'epoch', fail),
     seconds: count(attributes, 'seconds', fail, false),
     weights: sorted.weights,

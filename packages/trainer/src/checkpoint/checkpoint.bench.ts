@@ -15,7 +15,7 @@ import {
   restoreCheckpoint,
   type TrainingLoopState,
   type TrainingParts,
-} from './training-state.js';
+} from '../training/training-state.js';
 
 /**
  * A checkpoint of the embedded closure fit (the NNPDF4.0 network, 779 weights per replica with

@@ -1,6 +1,6 @@
 export { CheckpointMismatchError } from './checkpoint-mismatch-error.js';
-export { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
-export { runFingerprint, type RunFingerprint } from './run-fingerprint.js';
+export { checkCheckpointInputs, readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
+export { runFingerprint, withInputsDigest, type RunFingerprint } from './run-fingerprint.js';
 export {
   CHECKPOINT_EVERY,
   CHECKPOINT_FORMAT,
@@ -10,9 +10,3 @@ export {
   type TrainingCheckpoint,
   type TrainingHistoryEntry,
 } from './training-checkpoint.js';
-export {
-  captureCheckpoint,
-  restoreCheckpoint,
-  type TrainingLoopState,
-  type TrainingParts,
-} from './training-state.js';

@@ -29,13 +29,16 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** SHA-256 (hex) of the numbers the fit trains on. */
-function inputsDigest(inputs: FitInputs): string {
+/**
+ * A fingerprint taken before the inputs were prepared, completed with the hash of the numbers
+ * the fit trains on (x-grid, central data, pseudodata).
+ */
+export function withInputsDigest(fingerprint: RunFingerprint, inputs: FitInputs): RunFingerprint {
   const hash = createHash('sha256');
   for (const array of [inputs.xGrid, inputs.centralData, inputs.pseudodata]) {
     hash.update(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
   }
-  return hash.digest('hex');
+  return { ...fingerprint, inputsSha256: hash.digest('hex') };
 }
 
 /**
@@ -52,9 +55,9 @@ export function runFingerprint(
   replicas: readonly number[],
   inputs?: FitInputs,
 ): RunFingerprint {
-  return {
+  const fingerprint = {
     runcardSha256: createHash('sha256').update(canonicalJson(runcard)).digest('hex'),
     replicas: [...replicas],
-    ...(inputs === undefined ? {} : { inputsSha256: inputsDigest(inputs) }),
   };
+  return inputs === undefined ? fingerprint : withInputsDigest(fingerprint, inputs);
 }

@@ -43,9 +43,11 @@ async function normalisationFactors(model: ReplicaPdfModel): Promise<Float32Arra
  * factors computed once on the integration grid and frozen. Reads the weights back from the
  * device once.
  *
+ * @throws InvalidArgumentError for a model with a custom preprocessing layer
  * @returns one entry per replica row of the model, in row order
  */
 export async function sliceReplicas(model: ReplicaPdfModel): Promise<ReplicaParameters[]> {
+  const preprocessing = model.stockPreprocessing();
   const named = model.namedWeights();
   const values = await Promise.all(named.map(({ variable }) => variable.data()));
   const factors = await normalisationFactors(model);
@@ -53,7 +55,7 @@ export async function sliceReplicas(model: ReplicaPdfModel): Promise<ReplicaPara
     units: [...model.network.units],
     activations: [...model.network.activations],
     fitBasis: model.rotation.fitBasis.name,
-    flavours: model.preprocessing.flavours.map((flavour) => ({ ...flavour })),
+    flavours: preprocessing.flavours.map((flavour) => ({ ...flavour })),
   };
   return Array.from({ length: model.replicas }, (_, row) => {
     const weights = new Map<string, ReplicaWeight>();

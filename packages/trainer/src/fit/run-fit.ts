@@ -7,8 +7,12 @@ import { TFJS_VERSION } from '@partonfit/backend';
 import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
 import { writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
-import { runFingerprint } from '../checkpoint/run-fingerprint.js';
-import { CHECKPOINT_EVERY, checkpointFile } from '../checkpoint/training-checkpoint.js';
+import { runFingerprint, withInputsDigest } from '../checkpoint/run-fingerprint.js';
+import {
+  CHECKPOINT_EVERY,
+  checkpointFile,
+  type TrainingCheckpoint,
+} from '../checkpoint/training-checkpoint.js';
 import { sliceReplicas } from '../export/extract-replica.js';
 import { replicaPdfRecords } from '../export/replica-records.js';
 import { writeReplicaWeights } from '../export/replica-weights-file.js';
@@ -140,12 +144,13 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     file: checkpointFile(paths.fitFolder, replicas),
     every: request.checkpointEvery ?? CHECKPOINT_EVERY,
   };
-  const resume = request.resume === true;
-  if (resume) {
+  const settingsFingerprint = runFingerprint(runcard, replicas);
+  let resume: TrainingCheckpoint | false = false;
+  if (request.resume === true) {
     await refuseMissingCheckpoint(checkpoint.file);
     // A missing checkpoint or another fit's is refused before the set-up work.
-    const saved = await readCheckpoint(checkpoint.file, runFingerprint(runcard, replicas));
-    request.report?.(`resuming from ${checkpoint.file} at epoch ${saved.epoch}`);
+    resume = await readCheckpoint(checkpoint.file, settingsFingerprint);
+    request.report?.(`resuming from ${checkpoint.file} at epoch ${resume.epoch}`);
   }
   const { inputs, seconds: setup } = await prepareFitInputs(runcard, {
     runcardFile,
@@ -154,13 +159,15 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
   });
   request.report?.(`fitting ${inputs.ndata} data points with ${replicas.length} replica(s)`);
   await mkdir(paths.fitFolder, { recursive: true });
+  const fingerprint = withInputsDigest(settingsFingerprint, inputs);
   const result = await trainReplicas(runcard, inputs, {
     checkpoint,
     resume,
+    fingerprint,
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
   });
   const replicaParameters = await sliceReplicas(result.model);
-  const { runcardSha256 } = runFingerprint(runcard, replicas);
+  const { runcardSha256 } = fingerprint;
   const fitted = result.model.forward();
   const predictions = await replicaPredictions(result.objective, fitted);
   fitted.dispose();

@@ -1,1 +1,7 @@
-export { ReplicaPdfModel, replicaModelSeeds, type ReplicaModelSeeds } from './pdf-model.js';
+export {
+  ReplicaPdfModel,
+  replicaModelSeeds,
+  type NamedWeight,
+  type ReplicaModelSeeds,
+  type ReplicaPdfModelOptions,
+} from './pdf-model.js';

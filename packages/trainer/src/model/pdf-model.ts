@@ -74,6 +74,27 @@ function namedLayerWeights(group: string, layer: tfl.layers.Layer): NamedWeight[
   }));
 }
 
+/** Options of {@link ReplicaPdfModel}. */
+export interface ReplicaPdfModelOptions {
+  /**
+   * The preprocessing layer, for research on the parametrisation: x `(points, 1)` →
+   * prefactor `(replicas, points, fitted flavours)`, multiplied into the network's output.
+   * Default: the stock {@link Preprocessing} of the runcard's `fitting.basis`, seeded per
+   * replica. A layer with a `clipToRanges()` method has it called after every step. The
+   * per-replica export (`sliceReplicas`, `weights.h5`) needs the stock layer.
+   */
+  readonly preprocessing?: tfl.layers.Layer;
+}
+
+/** A layer that keeps its weights in range by clipping them after each optimiser step. */
+interface ClippedAfterSteps {
+  clipToRanges(): void;
+}
+
+function isClippedAfterSteps(layer: object): layer is ClippedAfterSteps {
+  return typeof (layer as Partial<ClippedAfterSteps>).clipToRanges === 'function';
+}
+
 /** Point inputs of the PDF: network features and x, for given x values plus the integration grid. */
 interface PointInputs {
   readonly features: tf.Tensor2D;
@@ -97,7 +118,8 @@ function pointInputs(x: Float64Array, grid: IntegrationGrid): PointInputs {
 export class ReplicaPdfModel {
   readonly replicas: number;
   readonly network: MultiDenseNetwork;
-  readonly preprocessing: Preprocessing;
+  /** The preprocessing layer: the stock {@link Preprocessing} unless the options gave another. */
+  readonly preprocessing: tfl.layers.Layer;
   readonly rotation: FlavourRotation;
   /** The integration grid of the sum rules. */
   readonly integration: IntegrationGrid;
@@ -111,12 +133,14 @@ export class ReplicaPdfModel {
    * @param replicas - the replicas, 1-based
    * @param xGrid - the fit's x points (the union of the FK tables' grids), (x)
    * @param integration - the integration grid of the sum rules
+   * @param options - a custom preprocessing layer
    */
   constructor(
     runcard: Runcard,
     replicas: readonly number[],
     xGrid: Float64Array,
     integration: IntegrationGrid,
+    options: ReplicaPdfModelOptions = {},
   ) {
     const { parameters, fitting } = runcard;
     const seeds = replicaModelSeeds(runcard, replicas);
@@ -129,7 +153,9 @@ export class ReplicaPdfModel {
       initializer: parameters.initializer,
       seeds: seeds.network,
     });
-    this.preprocessing = new Preprocessing({ flavours: fitting.basis, seeds: seeds.preprocessing });
+    this.preprocessing =
+      options.preprocessing ??
+      new Preprocessing({ flavours: fitting.basis, seeds: seeds.preprocessing });
     this.rotation = new FlavourRotation({
       fitBasis: fitting.fitbasis,
       flavours: fitting.basis.map((flavour) => flavour.fl),
@@ -172,6 +198,26 @@ export class ReplicaPdfModel {
       tf.dispose([inputs.features, inputs.x]);
       normalisation.dispose();
     }
+  }
+
+  /** Clips the preprocessing's trainable exponents back into their ranges, if it does that. */
+  clipPreprocessing(): void {
+    if (isClippedAfterSteps(this.preprocessing)) this.preprocessing.clipToRanges();
+  }
+
+  /**
+   * The stock preprocessing layer, whose exponents the per-replica export writes.
+   *
+   * @throws InvalidArgumentError when the model was built with a custom preprocessing layer
+   */
+  stockPreprocessing(): Preprocessing {
+    if (!(this.preprocessing instanceof Preprocessing)) {
+      throw new InvalidArgumentError({
+        argument: 'preprocessing',
+        problem: `the per-replica export needs the stock Preprocessing layer, not ${this.preprocessing.getClassName()}`,
+      });
+    }
+    return this.preprocessing;
   }
 
   /** The weights the optimiser trains, each with replicas on the first axis. */

@@ -1,5 +1,6 @@
 import {
   InvalidArgumentError,
+  oneOf,
   OPTIMIZER_LEARNING_RATES,
   type OptimizerName,
 } from '@partonfit/core';
@@ -40,10 +41,6 @@ export interface ResolvedOptimizerSettings {
 
 const OPTIMIZER_NAMES = Object.keys(OPTIMIZER_LEARNING_RATES) as readonly OptimizerName[];
 
-function isOptimizerName(name: unknown): name is OptimizerName {
-  return typeof name === 'string' && (OPTIMIZER_NAMES as readonly string[]).includes(name);
-}
-
 function positiveFinite(argument: string, value: number): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
     throw new InvalidArgumentError({
@@ -77,13 +74,7 @@ function onlyFor(
 export function resolveOptimizerSettings(
   settings: ReplicaOptimizerSettings,
 ): ResolvedOptimizerSettings {
-  const { name } = settings;
-  if (!isOptimizerName(name)) {
-    throw new InvalidArgumentError({
-      argument: 'settings.name',
-      problem: `expected one of ${OPTIMIZER_NAMES.join(', ')}, got '${String(name)}'`,
-    });
-  }
+  const name = oneOf(String(settings.name), OPTIMIZER_NAMES, 'settings.name');
   const learningRate = positiveFinite(
     'settings.learningRate',
     settings.learningRate ?? OPTIMIZER_LEARNING_RATES[name],

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, ShapeError } from '@partonfit/core';
+import { InvalidArgumentError, positiveInteger, ShapeError } from '@partonfit/core';
 import { spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
 /** The settings of early stopping (upstream n3fit's `Stopping`). */
@@ -101,12 +101,7 @@ export class ReplicaStopping {
    */
   constructor(settings: StoppingSettings, weights: readonly tf.Variable[]) {
     const { replicas, patience } = settings;
-    if (!Number.isInteger(replicas) || replicas < 1) {
-      throw new InvalidArgumentError({
-        argument: 'replicas',
-        problem: `expected a positive integer, got ${replicas}`,
-      });
-    }
+    positiveInteger(replicas, 'replicas');
     if (!(patience >= 0)) {
       throw new InvalidArgumentError({
         argument: 'patience',

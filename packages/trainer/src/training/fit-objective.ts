@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError } from '@partonfit/core';
+import { InvalidArgumentError, type Runcard } from '@partonfit/core';
 import type { FitInputs, LagrangeDataset } from '@partonfit/fktables';
 import {
   Chi2Loss,
@@ -10,8 +10,9 @@ import {
 } from '@partonfit/layers';
 import { lagrangeSchedule, type LagrangeSchedule } from '../lagrange/lagrange-schedule.js';
 
-/** One positivity or integrability set: its observable, its penalty and the multiplier's schedule. */
-interface LagrangeTerm {
+/** One positivity or integrability set: its observable, its penalty and its multiplier's schedule. */
+export interface LagrangeTerm {
+  readonly kind: 'positivity' | 'integrability';
   /** `positivity/<set>` or `integrability/<set>`. */
   readonly name: string;
   readonly observable: ObservableLayer;
@@ -48,22 +49,70 @@ export interface LagrangeOptions {
   };
 }
 
-function lagrangeTerms(
-  kind: 'positivity' | 'integrability',
-  sets: readonly LagrangeDataset[],
-  settings: LagrangeOptions['positivity'],
-  epochs: number,
-  makePenalty: (multiplier: number) => LagrangePenalty,
-): LagrangeTerm[] {
-  return sets.map((set) => {
-    const schedule = lagrangeSchedule({ ...settings, maxLambda: set.maxLambda, epochs });
-    return {
-      name: `${kind}/${set.name}`,
-      observable: new ObservableLayer({ observable: set.observable }),
-      penalty: makePenalty(schedule.initial),
-      schedule,
-    };
-  });
+/** The Lagrange settings of a runcard: its epochs and `parameters.{positivity, integrability}`. */
+export function lagrangeOptions(runcard: Runcard): LagrangeOptions {
+  const { parameters } = runcard;
+  return {
+    epochs: parameters.epochs,
+    positivity: parameters.positivity,
+    integrability: parameters.integrability,
+  };
+}
+
+/**
+ * The positivity and integrability terms of a fit, as {@link FitObjective} builds them: each
+ * set's observable (its own copy of the FK table), its penalty with the multiplier at the
+ * schedule's initial value, and the schedule. Free them with {@link disposeLagrangeTerms}.
+ *
+ * @param inputs - the fit inputs, whose `positivity` and `integrability` sets are used
+ * @param lagrange - the multipliers' settings ({@link lagrangeOptions})
+ */
+export function lagrangeTerms(inputs: FitInputs, lagrange: LagrangeOptions): LagrangeTerm[] {
+  const terms = (
+    kind: LagrangeTerm['kind'],
+    sets: readonly LagrangeDataset[],
+    makePenalty: (multiplier: number) => LagrangePenalty,
+  ) =>
+    sets.map((set): LagrangeTerm => {
+      const schedule = lagrangeSchedule({
+        ...lagrange[kind],
+        maxLambda: set.maxLambda,
+        epochs: lagrange.epochs,
+      });
+      return {
+        kind,
+        name: `${kind}/${set.name}`,
+        observable: new ObservableLayer({ observable: set.observable }),
+        penalty: makePenalty(schedule.initial),
+        schedule,
+      };
+    });
+  return [
+    ...terms('positivity', inputs.positivity, (multiplier) => new PositivityLoss({ multiplier })),
+    ...terms(
+      'integrability',
+      inputs.integrability,
+      (multiplier) => new IntegrabilityLoss({ multiplier }),
+    ),
+  ];
+}
+
+/**
+ * Each term's penalty for the PDF, in the order of `terms`.
+ *
+ * @param pdf - x·f, `(replicas, x, flavour)`
+ * @returns one `(replicas)` tensor per term
+ */
+export function lagrangePenalties(terms: readonly LagrangeTerm[], pdf: tf.Tensor3D): tf.Tensor1D[] {
+  return terms.map((term) => term.penalty.apply(term.observable.apply(pdf)) as tf.Tensor1D);
+}
+
+/** Frees the terms' layers. */
+export function disposeLagrangeTerms(terms: readonly LagrangeTerm[]): void {
+  for (const term of terms) {
+    if (term.observable.built) term.observable.dispose();
+    if (term.penalty.built) term.penalty.dispose();
+  }
 }
 
 /**
@@ -85,8 +134,8 @@ export class FitObjective {
    * when no replica has a validation point, since the validation χ² is then the training χ².
    */
   readonly validationPoints: Int32Array;
-  private readonly positivity: readonly LagrangeTerm[];
-  private readonly integrability: readonly LagrangeTerm[];
+  /** The positivity and integrability terms, positivity first ({@link lagrangeTerms}). */
+  readonly lagrangeTerms: readonly LagrangeTerm[];
   private readonly replicas: number;
 
   constructor(inputs: FitInputs, lagrange: LagrangeOptions) {
@@ -109,20 +158,7 @@ export class FitObjective {
     this.validationCounts = tf.tensor1d(
       Array.from(this.validationPoints, (count) => Math.max(count, 1)),
     );
-    this.positivity = lagrangeTerms(
-      'positivity',
-      inputs.positivity,
-      lagrange.positivity,
-      lagrange.epochs,
-      (multiplier) => new PositivityLoss({ multiplier }),
-    );
-    this.integrability = lagrangeTerms(
-      'integrability',
-      inputs.integrability,
-      lagrange.integrability,
-      lagrange.epochs,
-      (multiplier) => new IntegrabilityLoss({ multiplier }),
-    );
+    this.lagrangeTerms = lagrangeTerms(inputs, lagrange);
   }
 
   /** The predictions of every dataset, `(replicas, data)`. */
@@ -140,10 +176,11 @@ export class FitObjective {
     return tf.tidy(() => {
       const predictions = this.predictions(pdf);
       const zeros = tf.zeros<tf.Rank.R1>([this.replicas]);
-      const penalties = (terms: readonly LagrangeTerm[]) =>
-        terms.map((term) => term.penalty.apply(term.observable.apply(pdf)) as tf.Tensor1D);
-      const positivity = penalties(this.positivity);
-      const integrability = penalties(this.integrability);
+      const penalties = lagrangePenalties(this.lagrangeTerms, pdf);
+      const ofKind = (kind: LagrangeTerm['kind']) =>
+        penalties.filter((_, t) => this.lagrangeTerms[t].kind === kind);
+      const positivity = ofKind('positivity');
+      const integrability = ofKind('integrability');
       const sum = (terms: tf.Tensor1D[]) =>
         terms.reduce((total, term) => tf.add(total, term), zeros);
       const trainingChi2 = this.trainingChi2.apply(predictions) as tf.Tensor1D;
@@ -182,7 +219,7 @@ export class FitObjective {
 
   /** Grows every multiplier by its schedule's factor (call every 100 epochs), on the device. */
   updateMultipliers(): void {
-    for (const term of [...this.positivity, ...this.integrability]) {
+    for (const term of this.lagrangeTerms) {
       term.penalty.scaleMultiplier(term.schedule.multiplier);
     }
   }
@@ -194,7 +231,7 @@ export class FitObjective {
    * their initial λ.
    */
   async multipliers(): Promise<Map<string, number>> {
-    const terms = [...this.positivity, ...this.integrability];
+    const terms = this.lagrangeTerms;
     if (terms.length === 0) return new Map();
     const all = tf.tidy(() =>
       tf.concat(
@@ -221,7 +258,7 @@ export class FitObjective {
    * @throws InvalidArgumentError when a set is missing or unknown, or a value is not finite
    */
   setMultipliers(values: ReadonlyMap<string, number>): void {
-    const terms = [...this.positivity, ...this.integrability];
+    const terms = this.lagrangeTerms;
     const names = terms.map((term) => term.name);
     const unknown = [...values.keys()].filter((name) => !names.includes(name));
     const missing = names.filter((name) => !values.has(name));
@@ -259,12 +296,9 @@ export class FitObjective {
       this.trainingChi2,
       this.validationChi2,
       this.experimentalChi2,
-      ...[...this.positivity, ...this.integrability].flatMap((term) => [
-        term.observable,
-        term.penalty,
-      ]),
     ]) {
       if (layer.built) layer.dispose();
     }
+    disposeLagrangeTerms(this.lagrangeTerms);
   }
 }

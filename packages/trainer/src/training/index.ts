@@ -1,4 +1,13 @@
-export { FitObjective, type FitLosses, type LagrangeOptions } from './fit-objective.js';
+export {
+  disposeLagrangeTerms,
+  FitObjective,
+  lagrangeOptions,
+  lagrangePenalties,
+  lagrangeTerms,
+  type FitLosses,
+  type LagrangeOptions,
+  type LagrangeTerm,
+} from './fit-objective.js';
 export {
   buildTrainingParts,
   trainReplicas,
@@ -7,3 +16,19 @@ export {
   type TrainingProgress,
   type TrainingResult,
 } from './train-replicas.js';
+export {
+  disposeStepLosses,
+  trainingStep,
+  TrainingSteps,
+  type TrainingReadBack,
+  type TrainingStepLosses,
+  type TrainingStepOptions,
+  type TrainingStepsOptions,
+} from './training-step.js';
+export {
+  captureCheckpoint,
+  disposeTrainingParts,
+  restoreCheckpoint,
+  type TrainingLoopState,
+  type TrainingParts,
+} from './training-state.js';

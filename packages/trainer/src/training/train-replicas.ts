@@ -1,21 +1,29 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, type Runcard } from '@partonfit/core';
+import { InvalidArgumentError, positiveInteger, type Runcard } from '@partonfit/core';
 import type { FitInputs } from '@partonfit/fktables';
 import { gaussIntegrationGrid, type IntegrationGrid } from '@partonfit/layers';
-import { readCheckpoint, writeCheckpoint } from '../checkpoint/checkpoint-file.js';
-import { runFingerprint } from '../checkpoint/run-fingerprint.js';
-import { CHECKPOINT_EVERY, type TrainingHistoryEntry } from '../checkpoint/training-checkpoint.js';
+import {
+  checkCheckpointInputs,
+  readCheckpoint,
+  writeCheckpoint,
+} from '../checkpoint/checkpoint-file.js';
+import { runFingerprint, type RunFingerprint } from '../checkpoint/run-fingerprint.js';
+import {
+  CHECKPOINT_EVERY,
+  type TrainingCheckpoint,
+  type TrainingHistoryEntry,
+} from '../checkpoint/training-checkpoint.js';
+import { ReplicaPdfModel, type ReplicaPdfModelOptions } from '../model/pdf-model.js';
+import { createReplicaOptimizer } from '../optimizers/replica-optimizer.js';
+import { ReplicaStopping, type StoppingSnapshot } from '../stopping/replica-stopping.js';
+import { FitObjective, lagrangeOptions } from './fit-objective.js';
+import { TrainingSteps } from './training-step.js';
 import {
   captureCheckpoint,
   restoreCheckpoint,
   type TrainingLoopState,
   type TrainingParts,
-} from '../checkpoint/training-state.js';
-import { LAGRANGE_UPDATE_EVERY } from '../lagrange/lagrange-schedule.js';
-import { ReplicaPdfModel } from '../model/pdf-model.js';
-import { createReplicaOptimizer } from '../optimizers/replica-optimizer.js';
-import { ReplicaStopping, type StoppingSnapshot } from '../stopping/replica-stopping.js';
-import { FitObjective } from './fit-objective.js';
+} from './training-state.js';
 
 /** Where and how often {@link trainReplicas} writes its checkpoint. */
 export interface CheckpointOptions {
@@ -42,9 +50,18 @@ export interface TrainingOptions {
   /**
    * Continue from `checkpoint.file` (which must exist and belong to this runcard and these
    * replicas) instead of starting afresh: the result is the same, bit for bit on the same
-   * backend, as that of an uninterrupted run.
+   * backend, as that of an uninterrupted run. Pass the checkpoint itself when it was already
+   * read (e.g. to refuse another fit's checkpoint before preparing the inputs): it is then not
+   * read again, only its inputs' hash checked against this fit's.
    */
-  readonly resume?: boolean;
+  readonly resume?: boolean | TrainingCheckpoint;
+  /**
+   * The fit's fingerprint with its inputs' hash (`runFingerprint(runcard, replicas, inputs)`),
+   * when the caller has it already; computed otherwise.
+   */
+  readonly fingerprint?: RunFingerprint;
+  /** The model's options, e.g. a custom preprocessing layer. */
+  readonly model?: ReplicaPdfModelOptions;
 }
 
 /** What the fit looks like at a read-back. */
@@ -85,18 +102,6 @@ export interface TrainingResult {
   readonly seconds: number;
 }
 
-/** The positive integer `value` of option `argument`, or its default. */
-function positiveInteger(value: number | undefined, fallback: number, argument: string): number {
-  const chosen = value ?? fallback;
-  if (!Number.isInteger(chosen) || chosen < 1) {
-    throw new InvalidArgumentError({
-      argument,
-      problem: `expected a positive integer, got ${chosen}`,
-    });
-  }
-  return chosen;
-}
-
 /**
  * The model, objective, optimiser and stopping of a fit, freshly initialised from the runcard
  * (the state a checkpoint restores into). The caller disposes them.
@@ -104,19 +109,23 @@ function positiveInteger(value: number | undefined, fallback: number, argument: 
  * @param runcard - network, optimiser, stopping and Lagrange settings
  * @param inputs - the fit inputs (replicas, x-grid, datasets)
  * @param integration - the sum rules' integration grid
+ * @param modelOptions - the model's options, e.g. a custom preprocessing layer
  */
 export function buildTrainingParts(
   runcard: Runcard,
   inputs: FitInputs,
   integration: IntegrationGrid,
+  modelOptions: ReplicaPdfModelOptions = {},
 ): TrainingParts {
   const { parameters } = runcard;
-  const model = new ReplicaPdfModel(runcard, inputs.replicas, inputs.xGrid, integration);
-  const objective = new FitObjective(inputs, {
-    epochs: parameters.epochs,
-    positivity: parameters.positivity,
-    integrability: parameters.integrability,
-  });
+  const model = new ReplicaPdfModel(
+    runcard,
+    inputs.replicas,
+    inputs.xGrid,
+    integration,
+    modelOptions,
+  );
+  const objective = new FitObjective(inputs, lagrangeOptions(runcard));
   const optimizer = createReplicaOptimizer({
     name: parameters.optimizer.optimizer_name,
     learningRate: parameters.optimizer.learning_rate,
@@ -149,6 +158,8 @@ interface LoopResult {
 
 /** How the loop runs: read-backs, checkpoints, progress, and when it started. */
 interface LoopSettings {
+  readonly epochs: number;
+  readonly fingerprint: RunFingerprint;
   readonly logEvery: number;
   readonly checkpoint: { readonly file: string; readonly every: number } | undefined;
   readonly onProgress: TrainingOptions['onProgress'];
@@ -162,76 +173,30 @@ interface LoopSettings {
  */
 async function runEpochs(
   parts: TrainingParts,
-  runcard: Runcard,
   inputs: FitInputs,
   settings: LoopSettings,
   loop: TrainingLoopState,
 ): Promise<LoopResult> {
-  const { model, objective, optimizer, stopping } = parts;
-  const { logEvery, checkpoint, onProgress } = settings;
-  const epochs = runcard.parameters.epochs;
+  const { checkpoint, onProgress, epochs, fingerprint } = settings;
   const every = checkpoint?.every ?? CHECKPOINT_EVERY;
-  const fingerprint = runFingerprint(runcard, inputs.replicas, inputs);
   const seconds = () => loop.seconds + (performance.now() - settings.start) / 1000;
-  const variables = model.trainableVariables();
-  const replicas = inputs.replicas.length;
+  const steps = new TrainingSteps(parts, inputs.trainingCounts, {
+    logEvery: settings.logEvery,
+    epochs,
+  });
   const history = [...loop.history];
   let nextCheckpoint = (Math.floor(loop.epoch / every) + 1) * every;
   let epochsRun = loop.epoch;
-  let snapshot = await stopping.snapshot();
-  let last: tf.Tensor2D | undefined;
-  // Uploaded once: each replica's number of training points, to log χ²/n.
-  const trainingCounts = tf.tensor1d(
-    Array.from(inputs.trainingCounts, (count) => Math.max(count, 1)),
-  );
+  let snapshot = await parts.stopping.snapshot();
   try {
     for (let epoch = loop.epoch; epoch < epochs && !ReplicaStopping.allStopped(snapshot); epoch++) {
-      tf.tidy(() => {
-        let losses: ReturnType<FitObjective['losses']> | undefined;
-        const { grads } = tf.variableGrads(() => {
-          losses = objective.losses(model.forward());
-          tf.keep(losses.training);
-          tf.keep(losses.trainingChi2);
-          tf.keep(losses.validation);
-          tf.keep(losses.validationChi2PerPoint);
-          tf.keep(losses.positivity);
-          return losses.total;
-        }, variables);
-        if (losses === undefined) return;
-        const kept = losses;
-        try {
-          // The losses belong to the weights before this step's update: snapshot those.
-          stopping.update(epoch, kept);
-          optimizer.applyGradients(
-            variables,
-            variables.map((variable) => grads[variable.name]),
-            { active: stopping.activeReplicas() },
-          );
-          model.preprocessing.clipToRanges();
-          if ((epoch + 1) % logEvery === 0 || epoch + 1 === epochs) {
-            last?.dispose();
-            last = tf.keep(
-              tf.stack([tf.div(kept.trainingChi2, trainingCounts), kept.validationChi2PerPoint]),
-            ) as tf.Tensor2D;
-          }
-        } finally {
-          tf.dispose([
-            kept.training,
-            kept.trainingChi2,
-            kept.validation,
-            kept.validationChi2PerPoint,
-            kept.positivity,
-          ]);
-        }
-      });
+      steps.step(epoch);
       epochsRun = epoch + 1;
-      if (epochsRun % LAGRANGE_UPDATE_EVERY === 0) objective.updateMultipliers();
-      if (epochsRun % logEvery !== 0 && epochsRun !== epochs) continue;
-      snapshot = await stopping.snapshot();
-      const values =
-        last === undefined ? new Float32Array(0) : Float32Array.from(await last.data());
-      const training = values.slice(0, replicas);
-      const validation = values.slice(replicas, 2 * replicas);
+      if (!steps.endsInterval(epoch)) continue;
+      const readBack = await steps.readBack();
+      snapshot = readBack.stopping;
+      const training = readBack.trainingChi2PerPoint;
+      const validation = readBack.validationChi2PerPoint;
       history.push({ epoch: epochsRun, training, validation });
       const finished = epochsRun === epochs || ReplicaStopping.allStopped(snapshot);
       if (checkpoint !== undefined && (epochsRun >= nextCheckpoint || finished)) {
@@ -249,8 +214,7 @@ async function runEpochs(
       });
     }
   } finally {
-    last?.dispose();
-    trainingCounts.dispose();
+    steps.dispose();
   }
   return { epochsRun, snapshot, history, seconds: seconds() };
 }
@@ -307,38 +271,39 @@ export async function trainReplicas(
   options: TrainingOptions = {},
 ): Promise<TrainingResult> {
   const start = performance.now();
-  const { checkpoint } = options;
-  if (options.resume === true && checkpoint === undefined) {
+  const { checkpoint, resume = false } = options;
+  if (resume !== false && checkpoint === undefined) {
     throw new InvalidArgumentError({
       argument: 'resume',
       problem: 'resuming needs the checkpoint file (the checkpoint option)',
     });
   }
+  const fingerprint = options.fingerprint ?? runFingerprint(runcard, inputs.replicas, inputs);
   const settings: LoopSettings = {
-    logEvery: positiveInteger(options.logEvery, 100, 'logEvery'),
+    epochs: runcard.parameters.epochs,
+    fingerprint,
+    logEvery: positiveInteger(options.logEvery ?? 100, 'logEvery'),
     checkpoint:
       checkpoint === undefined
         ? undefined
         : {
             file: checkpoint.file,
-            every: positiveInteger(checkpoint.every, CHECKPOINT_EVERY, 'checkpoint.every'),
+            every: positiveInteger(checkpoint.every ?? CHECKPOINT_EVERY, 'checkpoint.every'),
           },
     onProgress: options.onProgress,
     start,
   };
   const integration = options.integrationGrid ?? gaussIntegrationGrid(100);
-  const parts = buildTrainingParts(runcard, inputs, integration);
+  const parts = buildTrainingParts(runcard, inputs, integration, options.model);
   try {
     let resumed: TrainingLoopState = { epoch: 0, seconds: 0, history: [] };
-    if (options.resume === true && checkpoint !== undefined) {
-      const saved = await readCheckpoint(
-        checkpoint.file,
-        runFingerprint(runcard, inputs.replicas, inputs),
-      );
+    if (resume !== false && checkpoint !== undefined) {
+      const saved = resume === true ? await readCheckpoint(checkpoint.file, fingerprint) : resume;
+      if (resume !== true) checkCheckpointInputs(checkpoint.file, saved, fingerprint);
       restoreCheckpoint(checkpoint.file, saved, parts);
       resumed = { epoch: saved.epoch, seconds: saved.seconds, history: saved.history };
     }
-    const loop = await runEpochs(parts, runcard, inputs, settings, resumed);
+    const loop = await runEpochs(parts, inputs, settings, resumed);
     parts.stopping.restoreBestWeights();
     return {
       model: parts.model,

@@ -8,13 +8,13 @@ import {
   type ReplicaStopping,
   type ReplicaStoppingState,
 } from '../stopping/replica-stopping.js';
-import type { FitObjective } from '../training/fit-objective.js';
-import type { RunFingerprint } from './run-fingerprint.js';
+import type { FitObjective } from './fit-objective.js';
+import type { RunFingerprint } from '../checkpoint/run-fingerprint.js';
 import type {
   CheckpointArray,
   TrainingCheckpoint,
   TrainingHistoryEntry,
-} from './training-checkpoint.js';
+} from '../checkpoint/training-checkpoint.js';
 
 /**
  * The objects of a fit whose state a checkpoint holds. The stopping must track
@@ -25,6 +25,14 @@ export interface TrainingParts {
   readonly optimizer: ReplicaOptimizer;
   readonly stopping: ReplicaStopping;
   readonly objective: FitObjective;
+}
+
+/** Frees everything the parts hold: model, objective, optimiser statistics and stopping state. */
+export function disposeTrainingParts(parts: TrainingParts): void {
+  parts.stopping.dispose();
+  parts.optimizer.dispose();
+  parts.objective.dispose();
+  parts.model.dispose();
 }
 
 /** What the training loop itself keeps on the host. */

@@ -7,11 +7,11 @@ import type { FitInputs } from '@partonfit/fktables';
 import { gaussIntegrationGrid } from '@partonfit/layers';
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnBackends } from '@partonfit/testing';
-import { buildTrainingParts, trainReplicas } from '../training/train-replicas.js';
-import { closureInputs, smallClosureRuncard } from '../training/training.fixture.js';
-import { readCheckpoint } from './checkpoint-file.js';
-import { runFingerprint } from './run-fingerprint.js';
-import type { TrainingCheckpoint } from './training-checkpoint.js';
+import { buildTrainingParts, trainReplicas } from './train-replicas.js';
+import { closureInputs, smallClosureRuncard } from './training.fixture.js';
+import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
+import { runFingerprint } from '../checkpoint/run-fingerprint.js';
+import type { TrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
 import { captureCheckpoint, restoreCheckpoint, type TrainingParts } from './training-state.js';
 
 const REPLICAS = [2, 5];

@@ -1,0 +1,113 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PartonfitError } from '@partonfit/core';
+import type { Terminal } from './terminal.js';
+
+/** Exit code for a command used wrongly (unknown option, bad value, missing argument). */
+export const EXIT_USAGE = 2;
+/** Exit code for a command that ran and failed (bad input file, impossible request, …). */
+export const EXIT_FAILURE = 1;
+
+/** The options of a command, as `node:util`'s `parseArgs` takes them. */
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
+
+/** The parseArgs configuration of a command with options `O`. */
+interface ParseConfig<O extends CommandOptions> {
+  args: string[];
+  options: O;
+  allowPositionals: true;
+  strict: true;
+}
+
+/** What a command's `run` receives: the parsed option values and the positional arguments. */
+export type ParsedCommand<O extends CommandOptions> = ReturnType<typeof parseArgs<ParseConfig<O>>>;
+
+/**
+ * A problem with how a command was called (a bad option value, a missing or extra argument):
+ * printed as `partonfit <command>: <message>` with the usage line, exit code {@link EXIT_USAGE}.
+ */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A `partonfit` subcommand, ready to run. */
+export interface Command {
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Usage line, e.g. `partonfit check <runcard.yml>`. */
+  readonly usage: string;
+  /** Runs the command with its arguments; resolves to the process exit code. */
+  readonly run: (args: readonly string[], terminal: Terminal) => Promise<number>;
+}
+
+/** What {@link defineCommand} makes a command from. */
+export interface CommandDefinition<O extends CommandOptions> {
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Usage line, e.g. `partonfit check <runcard.yml>`. */
+  readonly usage: string;
+  /** The options, for `parseArgs` (strict: an unknown option is a usage error). */
+  readonly options: O;
+  /** How many positional arguments the command takes (default 0); another count is a usage error. */
+  readonly positionals?: number;
+  /**
+   * Does the work. Throw a {@link UsageError} for a wrongly called command and let any
+   * `PartonfitError` (a bad input file, an invalid runcard, …) propagate: both become one line on
+   * standard error and an exit code. Resolves to 0 on success.
+   */
+  readonly run: (parsed: ParsedCommand<O>, terminal: Terminal) => Promise<void>;
+}
+
+/** Whether `error` is how parseArgs rejects an unknown option or a missing value. */
+function isParseArgsError(error: unknown): error is TypeError {
+  return (
+    error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')
+  );
+}
+
+/**
+ * A `partonfit` subcommand from its definition: parses the arguments strictly, checks the
+ * number of positional arguments, runs it, and turns what goes wrong into one line on standard
+ * error — `partonfit <command>: <problem>` — and an exit code: {@link EXIT_USAGE} with the usage
+ * line for a usage error, {@link EXIT_FAILURE} for a `PartonfitError`. Anything else is a bug
+ * and is rethrown.
+ */
+export function defineCommand<O extends CommandOptions>(definition: CommandDefinition<O>): Command {
+  const { name, summary, usage, positionals = 0 } = definition;
+  return {
+    name,
+    summary,
+    usage,
+    run: async (args, terminal) => {
+      try {
+        const parsed = parseArgs({
+          args: [...args],
+          options: definition.options,
+          allowPositionals: true,
+          strict: true,
+        });
+        if (parsed.positionals.length !== positionals) {
+          const expected = positionals === 0 ? 'no' : String(positionals);
+          throw new UsageError(
+            `expected ${expected} argument${positionals === 1 ? '' : 's'}, got ${parsed.positionals.length}`,
+          );
+        }
+        await definition.run(parsed, terminal);
+        return 0;
+      } catch (error) {
+        terminal.status?.('');
+        if (error instanceof UsageError || isParseArgsError(error)) {
+          terminal.error(`partonfit ${name}: ${error.message}\nusage: ${usage}\n`);
+          return EXIT_USAGE;
+        }
+        if (!PartonfitError.isInstance(error)) throw error;
+        terminal.error(`partonfit ${name}: ${error.message}\n`);
+        return EXIT_FAILURE;
+      }
+    },
+  };
+}
