@@ -6,3 +6,4 @@
  * @packageDocumentation
  */
 export * from './selection/index.js';
+export * from './kernels/index.js';

@@ -10,5 +10,6 @@ export * from './multi-dense/index.js';
 export * from './observables/index.js';
 export * from './ops/index.js';
 export * from './preprocessing/index.js';
+export * from './replica/index.js';
 export * from './rotation/index.js';
 export * from './sum-rules/index.js';

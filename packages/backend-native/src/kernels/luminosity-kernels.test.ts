@@ -1,7 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { describe, expect, it } from 'vitest';
 import { nativeAvailable, randomTensor, runOn, worstRatio } from '../testing/native.fixture.js';
-import { LUMINOSITY_CONTRACTION, LUMINOSITY_CONTRACTION_GRAD } from './luminosity-kernels.js';
+import {
+  LUMINOSITY_CONTRACTION_GRAD_KERNEL as LUMINOSITY_CONTRACTION_GRAD,
+  LUMINOSITY_CONTRACTION_KERNEL as LUMINOSITY_CONTRACTION,
+  luminosityContractionAttrs,
+} from '@partonfit/backend';
 
 interface Sizes {
   readonly replicas: number;
@@ -20,10 +24,7 @@ function channelList(flavours: number, count: number): [number, number][] {
   ]);
 }
 
-const flavourAttrs = ({ channels }: Sizes) => ({
-  firstFlavours: channels.map(([first]) => first),
-  secondFlavours: channels.map(([, second]) => second),
-});
+const flavourAttrs = ({ channels }: Sizes) => luminosityContractionAttrs(channels);
 
 /** The inputs of one contraction, from fixed seeds (the same on every backend). */
 function inputs({ replicas, x, flavours, data, channels }: Sizes) {
@@ -135,12 +136,14 @@ describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', ()
       expect(() =>
         tf.engine().runKernel(LUMINOSITY_CONTRACTION, { pdf, fk: tf.zeros([35, 2]) }, attrs),
       ).toThrow(
-        /fk \(channel · x · x, data\) with one channel per flavour pair; got pdf \[2, 3, 4\], fk \[35, 2\], 4 first and 4 second flavours/,
+        'PartonfitLuminosityContraction: fk: expected shape [36, *] (channel · x1 · x2, data) for 4 channels and 3 x points, got [35, 2]',
       );
       const fk = tf.zeros([36, 2]);
       expect(() =>
         tf.engine().runKernel(LUMINOSITY_CONTRACTION, { pdf, fk }, { firstFlavours: [0, 1, 2, 3] }),
-      ).toThrow(/attribute secondFlavours must be a list of flavour indices/);
+      ).toThrow(
+        'PartonfitLuminosityContraction attribute secondFlavours: expected a list of flavour indices, one per channel',
+      );
       expect(() =>
         tf
           .engine()
@@ -149,12 +152,16 @@ describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', ()
             { pdf, fk },
             { firstFlavours: [0, 1, 2, 3], secondFlavours: [0, 4, 2, 3] },
           ),
-      ).toThrow(/channel 1 names flavour 4, outside \[0, 4\)/);
+      ).toThrow(
+        'PartonfitLuminosityContraction attribute secondFlavours: channel 1 names flavour 4, outside [0, 4)',
+      );
       expect(() =>
         tf
           .engine()
           .runKernel(LUMINOSITY_CONTRACTION_GRAD, { dy: tf.zeros([3, 2]), pdf, fk }, attrs),
-      ).toThrow(/dy must be \(replicas, data\) = \[2, 2\], got \[3, 2\]/);
+      ).toThrow(
+        'PartonfitLuminosityContractionGrad: dy: expected shape [2, 2] (replicas, data), got [3, 2]',
+      );
     });
   });
 });

@@ -17,7 +17,7 @@ export {
   roundHalfToEven,
   type FeatureScaler,
 } from './feature-scaler.js';
-export { logXFeatures, scaledXFeatures, xColumn } from './network-input.js';
+export { logXFeatures, NETWORK_INPUTS, scaledXFeatures, xColumn } from './network-input.js';
 export { createPchip, type Pchip } from './pchip.js';
 export {
   SubtractReference,

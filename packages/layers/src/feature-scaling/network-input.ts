@@ -2,6 +2,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError } from '@partonfit/core';
 import type { FeatureScaler } from './feature-scaler.js';
 
+/** The number of network input features without feature scaling: `[x, log x]`. */
+export const NETWORK_INPUTS = 2;
+
 /**
  * The network input without feature scaling: `[x, log x]` at every point (upstream's `x_logx`),
  * with log x taken in float64 before rounding to float32.

@@ -7,11 +7,8 @@ import {
   matMulConstant,
   matMulConstantLowMemory,
 } from '../ops/index.js';
-import {
-  flavourLuminosityContraction,
-  hasFusedLuminosityKernels,
-  luminosityContraction,
-} from './luminosity-contraction.js';
+import { hasFusedLuminosityKernels } from '@partonfit/backend';
+import { flavourLuminosityContraction, luminosityContraction } from './luminosity-contraction.js';
 import type { FkLayout } from './observable-layout.js';
 
 /**

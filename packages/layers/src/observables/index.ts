@@ -55,13 +55,7 @@ export {
   type Formulations,
   type HadronicFormulation,
 } from './fk-convolution.js';
-export {
-  flavourLuminosityContraction,
-  hasFusedLuminosityKernels,
-  LUMINOSITY_CONTRACTION_GRAD_KERNEL,
-  LUMINOSITY_CONTRACTION_KERNEL,
-  luminosityContraction,
-} from './luminosity-contraction.js';
+export { flavourLuminosityContraction, luminosityContraction } from './luminosity-contraction.js';
 export { layoutFromConfig, layoutToConfig } from './observable-config.js';
 export {
   DEFAULT_DIS_FORMULATION,

@@ -3,11 +3,8 @@ import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import { expectClose, randomArray, tensorGrowth, toFloat32 } from '../ops/numeric.fixture.js';
 import { describeOnBackends } from '@partonfit/testing';
-import {
-  flavourLuminosityContraction,
-  hasFusedLuminosityKernels,
-  luminosityContraction,
-} from './luminosity-contraction.js';
+import { hasFusedLuminosityKernels } from '@partonfit/backend';
+import { flavourLuminosityContraction, luminosityContraction } from './luminosity-contraction.js';
 
 interface Sizes {
   readonly replicas: number;

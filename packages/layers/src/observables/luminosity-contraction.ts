@@ -1,36 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, ShapeError } from '@partonfit/core';
+import {
+  hasFusedLuminosityKernels,
+  luminosityContractionAttrs,
+  runLuminosityContraction,
+  runLuminosityContractionGrad,
+} from '@partonfit/backend';
 import { withCustomGrad } from '../ops/index.js';
-
-/**
- * Name of the optional fused kernel of the forward luminosity contraction. A backend may
- * register it (`@partonfit/backend-native` does) to contract without forming the luminosity:
- *
- * - inputs `pdf`, `(replicas, x, flavour)`, and `fk`, `(channel · x1 · x2, data)` with row
- *   `(c · x + a) · x + b`;
- * - attributes `firstFlavours` and `secondFlavours`, each channel's two flavours;
- * - output `(replicas, data)`:
- *   `Σ_{c, a, b} pdf[r, a, firstFlavours[c]] · pdf[r, b, secondFlavours[c]] · fk[(c, a, b), n]`.
- */
-export const LUMINOSITY_CONTRACTION_KERNEL = 'PartonfitLuminosityContraction';
-
-/**
- * Name of the optional fused kernel of the backward luminosity contraction: inputs `dy`
- * `(replicas, data)`, `pdf` and `fk`, and the attributes of
- * {@link LUMINOSITY_CONTRACTION_KERNEL}; outputs `[dPdf]`, `(replicas, x, flavour)`, the
- * gradient of `Σ dy ⊙ output`.
- */
-export const LUMINOSITY_CONTRACTION_GRAD_KERNEL = 'PartonfitLuminosityContractionGrad';
-
-/** Whether the active backend registers both fused luminosity kernels. */
-export function hasFusedLuminosityKernels(): boolean {
-  const backend = tf.getBackend();
-  const registered = (name: string) =>
-    (tf.getKernel(name, backend) as tf.KernelConfig | undefined) !== undefined;
-  return (
-    registered(LUMINOSITY_CONTRACTION_KERNEL) && registered(LUMINOSITY_CONTRACTION_GRAD_KERNEL)
-  );
-}
 
 /**
  * The hadronic FK contraction of all replicas at once on channels' PDF factors of the two
@@ -95,32 +71,21 @@ export function flavourLuminosityContraction(
   fk: tf.Tensor2D,
 ): tf.Tensor2D {
   checkFlavours(pdf, channels, fk);
-  const firstFlavours = channels.map(([first]) => first);
-  const secondFlavours = channels.map(([, second]) => second);
+  const attrs = luminosityContractionAttrs(channels);
   if (!hasFusedLuminosityKernels()) {
     return tf.tidy(() =>
       luminosityContraction(
-        selectFlavours(pdf, firstFlavours),
-        selectFlavours(pdf, secondFlavours),
+        selectFlavours(pdf, attrs.firstFlavours),
+        selectFlavours(pdf, attrs.secondFlavours),
         fk,
       ),
     );
   }
-  const attrs = { firstFlavours, secondFlavours };
   const contraction = withCustomGrad(([values], save) => {
     save([values]);
     return {
-      value: tf
-        .engine()
-        .runKernel<tf.Tensor2D>(LUMINOSITY_CONTRACTION_KERNEL, { pdf: values, fk }, attrs),
-      gradFunc: (dy, [saved]) =>
-        tf
-          .engine()
-          .runKernel<tf.Tensor[]>(
-            LUMINOSITY_CONTRACTION_GRAD_KERNEL,
-            { dy, pdf: saved, fk },
-            attrs,
-          ),
+      value: runLuminosityContraction({ pdf: values as tf.Tensor3D, fk }, attrs),
+      gradFunc: (dy, [saved]) => runLuminosityContractionGrad({ dy, pdf: saved, fk }, attrs),
     };
   });
   return contraction(pdf) as tf.Tensor2D;

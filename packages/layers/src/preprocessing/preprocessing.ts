@@ -28,7 +28,7 @@ export interface PreprocessingArgs extends LayerArgs {
  * exp(−10⁴·β), 0 in float32 for any β above 0.01, and β's gradient stays finite. For float32
  * x < 1, log(1 − x) ≥ log(2⁻²⁴) ≈ −16.6, so no other point is touched.
  */
-const LOG_ONE_MINUS_X_FLOOR = -1e4;
+export const LOG_ONE_MINUS_X_FLOOR = -1e4;
 
 interface ExponentWeight {
   readonly variable: tfl.LayerVariable;

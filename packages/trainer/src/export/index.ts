@@ -23,16 +23,8 @@ export {
   type ReplicaSource,
 } from './fit-replicas.js';
 export { MODEL_FILES, modelFolderHandler } from './model-folder-handler.js';
-export {
-  ReplicaActivation,
-  ReplicaPreprocessing,
-  SumRuleFactors,
-  type ReplicaActivationArgs,
-  type ReplicaPreprocessingArgs,
-} from './replica-layers.js';
 export { buildReplicaModel, REPLICA_LAYERS, replicaPdfAt } from './replica-model.js';
 export {
-  NETWORK_INPUTS,
   NORMALISATION_SIZE,
   replicaArchitecture,
   replicaWeightShapes,

@@ -1,10 +1,16 @@
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
 import { EVOLUTION_BASIS_SIZE, InvalidArgumentError, ShapeError } from '@partonfit/core';
-import { FlavourRotation, logXFeatures, type ActivationName } from '@partonfit/layers';
-import { ReplicaActivation, ReplicaPreprocessing, SumRuleFactors } from './replica-layers.js';
 import {
+  FlavourRotation,
+  logXFeatures,
   NETWORK_INPUTS,
+  ReplicaActivation,
+  ReplicaPreprocessing,
+  SumRuleFactors,
+  type ActivationName,
+} from '@partonfit/layers';
+import {
   NORMALISATION_SIZE,
   replicaWeightShapes,
   type ReplicaArchitecture,

@@ -1,8 +1,5 @@
 import { EVOLUTION_BASIS_SIZE, type Runcard } from '@partonfit/core';
-import type { ActivationName, PreprocessingFlavour } from '@partonfit/layers';
-
-/** The network's input features per x point: `[x, log x]`. */
-export const NETWORK_INPUTS = 2;
+import { NETWORK_INPUTS, type ActivationName, type PreprocessingFlavour } from '@partonfit/layers';
 
 /** What a single replica's PDF is built of: the runcard's network and fit basis. */
 export interface ReplicaArchitecture {

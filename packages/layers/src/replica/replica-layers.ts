@@ -1,34 +1,15 @@
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
 import { EVOLUTION_BASIS_SIZE, InvalidArgumentError, ShapeError } from '@partonfit/core';
-import { applyActivation, checkActivation, type ActivationName } from '@partonfit/layers';
-import type { LayerArgs } from '@partonfit/layers';
-import { NETWORK_INPUTS } from './replica-parameters.js';
-
-/**
- * log(1 − x) is clamped at x = 1, where it is −∞, exactly as the multi-replica `Preprocessing`
- * layer does, so that (1 − x)^β is 0 there.
- */
-const LOG_ONE_MINUS_X_FLOOR = -1e4;
-
-/** The one input of a single-input layer, whether tfjs passes it alone or in a list. */
-function onlyInput(inputs: tf.Tensor | tf.Tensor[], layer: string): tf.Tensor {
-  if (!Array.isArray(inputs)) return inputs;
-  const [input] = inputs;
-  if (inputs.length !== 1) {
-    throw new InvalidArgumentError({
-      argument: `${layer} inputs`,
-      problem: `expected one input tensor, got ${inputs.length}`,
-    });
-  }
-  return input;
-}
-
-/** The one input shape of a single-input layer (tfjs may pass `[shape]`). */
-function onlyShape(inputShape: tfl.Shape | tfl.Shape[]): tfl.Shape {
-  const first: unknown = inputShape[0];
-  return (Array.isArray(first) ? first : inputShape) as tfl.Shape;
-}
+import { NETWORK_INPUTS } from '../feature-scaling/network-input.js';
+import {
+  applyActivation,
+  checkActivation,
+  type ActivationName,
+} from '../multi-dense/activations.js';
+import { singleInput, singleShape } from '../multi-dense/layer-input.js';
+import { LOG_ONE_MINUS_X_FLOOR } from '../preprocessing/preprocessing.js';
+import type { LayerArgs } from '../ops/layer-types.js';
 
 function checkColumns(shape: tfl.Shape, columns: number, quantity: string, axes: string): void {
   if (shape.length !== 2 || shape[1] !== columns) {
@@ -73,7 +54,7 @@ export class ReplicaPreprocessing extends tfl.layers.Layer {
   }
 
   override build(inputShape: tfl.Shape | tfl.Shape[]): void {
-    this.checkInput(onlyShape(inputShape));
+    this.checkInput(singleShape(inputShape));
     const weight = (name: string) =>
       this.addWeight(name, [1], 'float32', tfl.initializers.zeros(), undefined, false);
     this.alphas = this.flavours.map((fl) => weight(`alpha_${fl}`));
@@ -82,7 +63,7 @@ export class ReplicaPreprocessing extends tfl.layers.Layer {
   }
 
   override computeOutputShape(inputShape: tfl.Shape | tfl.Shape[]): tfl.Shape {
-    const shape = onlyShape(inputShape);
+    const shape = singleShape(inputShape);
     this.checkInput(shape);
     return [shape[0] ?? null, this.flavours.length];
   }
@@ -93,7 +74,7 @@ export class ReplicaPreprocessing extends tfl.layers.Layer {
    */
   override call(inputs: tf.Tensor | tf.Tensor[]): tf.Tensor2D {
     return tf.tidy(() => {
-      const features = onlyInput(inputs, this.name) as tf.Tensor2D;
+      const features = singleInput(inputs, this.name) as tf.Tensor2D;
       this.checkInput(features.shape);
       const x = tf.slice(features, [0, 0], [-1, 1]);
       const logs = tf.concat(
@@ -140,12 +121,12 @@ export class ReplicaActivation extends tfl.layers.Layer {
   }
 
   override computeOutputShape(inputShape: tfl.Shape | tfl.Shape[]): tfl.Shape {
-    return onlyShape(inputShape);
+    return singleShape(inputShape);
   }
 
   /** @returns the activation of the input, same shape */
   override call(inputs: tf.Tensor | tf.Tensor[]): tf.Tensor {
-    return tf.tidy(() => applyActivation(this.activation, onlyInput(inputs, this.name)));
+    return tf.tidy(() => applyActivation(this.activation, singleInput(inputs, this.name)));
   }
 
   override getConfig(): tf.serialization.ConfigDict {
@@ -167,7 +148,7 @@ export class SumRuleFactors extends tfl.layers.Layer {
   private factors: tfl.LayerVariable | undefined;
 
   override build(inputShape: tfl.Shape | tfl.Shape[]): void {
-    this.checkInput(onlyShape(inputShape));
+    this.checkInput(singleShape(inputShape));
     this.factors = this.addWeight(
       'factors',
       [EVOLUTION_BASIS_SIZE],
@@ -180,7 +161,7 @@ export class SumRuleFactors extends tfl.layers.Layer {
   }
 
   override computeOutputShape(inputShape: tfl.Shape | tfl.Shape[]): tfl.Shape {
-    const shape = onlyShape(inputShape);
+    const shape = singleShape(inputShape);
     this.checkInput(shape);
     return shape;
   }
@@ -191,7 +172,7 @@ export class SumRuleFactors extends tfl.layers.Layer {
    */
   override call(inputs: tf.Tensor | tf.Tensor[]): tf.Tensor2D {
     return tf.tidy(() => {
-      const pdf = onlyInput(inputs, this.name) as tf.Tensor2D;
+      const pdf = singleInput(inputs, this.name) as tf.Tensor2D;
       this.checkInput(pdf.shape);
       if (this.factors === undefined) this.build(pdf.shape);
       return tf.mul(pdf, (this.factors as tfl.LayerVariable).read());
