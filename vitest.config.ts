@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'bench'],
+    projects: ['packages/*/vitest.config.ts', 'bench', 'scripts/doctest'],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

@@ -1,4 +1,4 @@
-import * as tf from '@tensorflow/tfjs-core';
+import type * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
 import { initBackend } from '../selection/init-backend.js';

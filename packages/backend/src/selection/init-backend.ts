@@ -57,8 +57,10 @@ const importPackage = (specifier: string): Promise<unknown> => import(specifier)
  *
  * @example
  * ```ts
+ * import { describeBackendSelection, initBackend } from '@partonfit/backend';
+ *
  * const selection = await initBackend('auto');
- * console.log(describeBackendSelection(selection));
+ * console.log(describeBackendSelection(selection)); // backend: native (…), and why others were skipped
  * ```
  */
 export async function initBackend(

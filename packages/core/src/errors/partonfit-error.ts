@@ -17,8 +17,14 @@ export interface PartonfitErrorOptions {
  *
  * @example
  * ```ts
- * try { loadRuncard('fit.yml'); }
- * catch (error) { if (RuncardError.isInstance(error)) console.error(error.message); }
+ * import { loadRuncard, RuncardError } from '@partonfit/core';
+ *
+ * try {
+ *   await loadRuncard('/nonexistent/fit.yml');
+ * } catch (error) {
+ *   if (!RuncardError.isInstance(error)) throw error;
+ *   console.error(error.message); // /nonexistent/fit.yml: 1 problem in the runcard …
+ * }
  * ```
  */
 export class PartonfitError extends Error {

@@ -14,8 +14,11 @@ const TWO_POW_53 = 9007199254740992;
  *
  * @example
  * ```ts
+ * import { deriveReplicaSeed, SeededRandom } from '@partonfit/core';
+ *
+ * const mcseed = 1;
  * const random = new SeededRandom(deriveReplicaSeed(mcseed, 'mcseed', 7));
- * const z = random.normal();
+ * const z = random.normal(); // the same number for replica 7 in every run
  * ```
  */
 export class SeededRandom {

@@ -80,7 +80,14 @@ function writeContents(file: string, contents: Hdf5Contents): void {
  *
  * @example
  * ```ts
- * await writeHdf5File('fit/nnfit/replica_1/weights.h5', {
+ * import { mkdtemp } from 'node:fs/promises';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { writeHdf5File } from '@partonfit/io';
+ *
+ * const folder = await mkdtemp(join(tmpdir(), 'weights-'));
+ * const kernel = new Float32Array(2 * 25).fill(0.5);
+ * await writeHdf5File(join(folder, 'weights.h5'), {
  *   datasets: { 'dense_0/kernel': { shape: [2, 25], data: kernel } },
  *   attributes: { replica: 1 },
  * });

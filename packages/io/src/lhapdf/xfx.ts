@@ -143,10 +143,12 @@ export function xfxQ2(
  * x·f(x, Q) of parton `pid` at the scale Q in GeV: {@link xfxQ2} at Q², as LHAPDF's `xfxQ`.
  *
  * @example
- * ```ts
- * const set = await loadLhapdfSet('…/NNPDF40_nnlo_as_01180');
+ * ```ts typecheck-only
+ * import { loadLhapdfMember, loadLhapdfSet, xfxQ } from '@partonfit/io';
+ *
+ * const set = await loadLhapdfSet('/path/to/LHAPDF/NNPDF40_nnlo_as_01180');
  * const central = await loadLhapdfMember(set, 0);
- * const xg = xfxQ(central, 21, 1e-3, 100);
+ * const xg = xfxQ(central, 21, 1e-3, 100); // x·g at x = 10⁻³, Q = 100 GeV
  * ```
  */
 export function xfxQ(

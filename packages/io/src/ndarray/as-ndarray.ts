@@ -13,8 +13,12 @@ import type { NpyArray, NpyData } from '../npy/npy-array.js';
  *
  * @example
  * ```ts
+ * import { asNdarray } from '@partonfit/io';
+ *
+ * const ndata = 2;
+ * const fkTable = new Float64Array(ndata * 9 * 18).map((_, i) => i);
  * const fk = asNdarray(fkTable, [ndata, 9, 18]); // (data, flavour, x)
- * fk.get(0, 2, 17);
+ * console.log(fk.get(0, 2, 17)); // 53
  * ```
  */
 export function asNdarray<D extends ndarray.Data>(

@@ -257,10 +257,25 @@ tf.serialization.registerClass(Chi2Loss);
  *
  * @example
  * ```ts
+ * import * as tf from '@tensorflow/tfjs-core';
+ * import { loadRuncard } from '@partonfit/core';
+ * import { prepareFitInputs } from '@partonfit/fktables';
+ * import { chi2Loss } from '@partonfit/layers';
+ *
+ * const runcardFile = 'examples/closure.yml';
+ * const { runcard } = await loadRuncard(runcardFile);
+ * const { inputs } = await prepareFitInputs(runcard, { runcardFile, replicas: [1, 2], cacheFolder: null });
  * // training χ²: per-replica pseudodata and the training split's structure
  * const training = chi2Loss({ structure: inputs.training, data: inputs.pseudodata });
  * // experimental χ²: central data (1, data) and the shared experimental structure
- * const experimental = chi2Loss({ structure: inputs.experimental, data: inputs.centralData });
+ * const experimental = chi2Loss({
+ *   structure: inputs.experimental,
+ *   data: Float32Array.from(inputs.centralData),
+ *   dataReplicas: 1,
+ * });
+ * const predictions = tf.tensor2d(inputs.pseudodata, [2, inputs.ndata]); // (replicas, data)
+ * console.log(await (training.apply(predictions) as tf.Tensor1D).data()); // [0, 0]
+ * console.log(await (experimental.apply(predictions) as tf.Tensor1D).data()); // (replicas)
  * ```
  */
 export function chi2Loss(args: Chi2LossArgs): Chi2Loss {

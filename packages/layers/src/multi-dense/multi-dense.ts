@@ -56,11 +56,15 @@ export interface MultiDenseArgs extends LayerArgs {
  *
  * @example
  * ```ts
- * const seeds = [11, 12, 13];
- * const x = tfl.input({ shape: [2] });                                   // (points, 2)
+ * import * as tf from '@tensorflow/tfjs-core';
+ * import { logXFeatures, multiDense } from '@partonfit/layers';
+ *
+ * const seeds = [11, 12, 13]; // one per replica
+ * const x = logXFeatures([1e-3, 0.1, 0.5]); // (points, 2): [x, log x]
  * let h = multiDense({ units: 25, activation: 'tanh', seeds, sharedInput: true }).apply(x);
  * h = multiDense({ units: 20, activation: 'tanh', seeds: seeds.map((s) => s + 1) }).apply(h);
- * const nn = multiDense({ units: 8, seeds: seeds.map((s) => s + 2) }).apply(h); // (3, points, 8)
+ * const nn = multiDense({ units: 8, seeds: seeds.map((s) => s + 2) }).apply(h) as tf.Tensor;
+ * console.log(nn.shape); // [3, 3, 8]: (replicas, points, 8)
  * ```
  */
 export class MultiDense extends tfl.layers.Layer {

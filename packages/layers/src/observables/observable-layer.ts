@@ -204,8 +204,18 @@ tf.serialization.registerClass(ObservableLayer);
  *
  * @example
  * ```ts
- * const layer = observableLayer({ observable: fitInputs.observables[0] });
- * const predictions = layer.apply(pdf) as tf.Tensor2D; // (replicas, data)
+ * import * as tf from '@tensorflow/tfjs-core';
+ * import { loadRuncard } from '@partonfit/core';
+ * import { prepareFitInputs } from '@partonfit/fktables';
+ * import { observableLayer } from '@partonfit/layers';
+ *
+ * const runcardFile = 'examples/closure.yml';
+ * const { runcard } = await loadRuncard(runcardFile);
+ * const { inputs } = await prepareFitInputs(runcard, { runcardFile, replicas: [1, 2], cacheFolder: null });
+ * const layer = observableLayer({ observable: inputs.datasets[0].observable });
+ * const pdf = tf.ones([2, inputs.xGrid.length, 14]); // (replicas, x, flavour)
+ * const predictions = layer.apply(pdf) as tf.Tensor2D;
+ * console.log(predictions.shape); // (replicas, data)
  * ```
  */
 export function observableLayer(args: ObservableLayerArgs): ObservableLayer {

@@ -121,8 +121,17 @@ async function readWeights(
  *
  * @example
  * ```ts
- * await model.save(modelFolderHandler('fit/nnfit/replica_1/tfjs'));
- * const again = await tfl.loadLayersModel(modelFolderHandler('fit/nnfit/replica_1/tfjs'));
+ * import { mkdtemp } from 'node:fs/promises';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import * as tfl from '@tensorflow/tfjs-layers';
+ * import { modelFolderHandler } from '@partonfit/trainer';
+ *
+ * const folder = join(await mkdtemp(join(tmpdir(), 'replica-')), 'tfjs');
+ * const model = tfl.sequential({ layers: [tfl.layers.dense({ units: 3, inputShape: [2] })] });
+ * await model.save(modelFolderHandler(folder));
+ * const again = await tfl.loadLayersModel(modelFolderHandler(folder));
+ * console.log(again.outputs[0].shape); // [null, 3]
  * ```
  *
  * @throws (from `load`) InputFileError naming the file (and key) for a missing or unreadable

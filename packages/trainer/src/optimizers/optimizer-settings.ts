@@ -74,7 +74,7 @@ function onlyFor(
 export function resolveOptimizerSettings(
   settings: ReplicaOptimizerSettings,
 ): ResolvedOptimizerSettings {
-  const name = oneOf(String(settings.name), OPTIMIZER_NAMES, 'settings.name');
+  const name = oneOf(settings.name, OPTIMIZER_NAMES, 'settings.name');
   const learningRate = positiveFinite(
     'settings.learningRate',
     settings.learningRate ?? OPTIMIZER_LEARNING_RATES[name],

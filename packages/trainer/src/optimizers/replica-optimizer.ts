@@ -201,9 +201,18 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
  *
  * @example
  * ```ts
+ * import * as tf from '@tensorflow/tfjs-core';
+ * import { createReplicaOptimizer } from '@partonfit/trainer';
+ *
+ * // A MultiDense-shaped kernel of 3 replicas, (replicas, in, out), replica r filled with r + 1.
+ * const kernel = tf.variable(tf.mul(tf.ones([3, 2, 4]), tf.reshape(tf.range(1, 4), [3, 1, 1])));
+ * const variables = [kernel];
+ * const totalLoss = () => tf.sum<tf.Scalar>(tf.square(kernel)); // Σ over replicas of each replica's loss
  * const optimizer = createReplicaOptimizer({ name: 'Nadam', learningRate: 2.621e-3, clipnorm: 6.073e-6 });
- * const { grads } = tf.variableGrads(() => totalLoss(), variables);
+ * const { grads } = tf.variableGrads(totalLoss, variables);
  * optimizer.applyGradients(variables, variables.map((variable) => grads[variable.name]));
+ * // clipnorm is applied per replica: every replica moves by the same small step
+ * console.log(await kernel.data());
  * ```
  *
  * @throws InvalidArgumentError for bad settings (see {@link resolveOptimizerSettings}).
