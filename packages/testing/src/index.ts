@@ -1,6 +1,7 @@
 /**
  * @partonfit/testing — the fixtures partonfit's own tests share (private, not published):
- * `describe` blocks repeated on every backend and the embedded closure runcard. Where NNPDF's
+ * `describe` blocks repeated on every backend, the embedded closure runcard and the channels of
+ * synthetic hadronic tables. Where NNPDF's
  * real inputs are, and whether they are present, is the subpath `@partonfit/testing/shared-data`,
  * kept apart so that `vitest related` finds exactly the tests that read them (CI's newcomer pass).
  *
@@ -8,3 +9,4 @@
  */
 export { describeOnBackends, TEST_BACKENDS, type TestBackend } from './backends.js';
 export { CLOSURE_RUNCARD } from './closure-runcard.js';
+export { cyclingChannels } from './luminosity-channels.js';

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { cyclingChannels } from '@partonfit/testing';
 import { describe, expect, it } from 'vitest';
 import { nativeAvailable, randomTensor, runOn, worstRatio } from '../testing/native.fixture.js';
 import {
@@ -14,14 +15,6 @@ interface Sizes {
   readonly data: number;
   /** Each channel's two flavours. */
   readonly channels: readonly (readonly [number, number])[];
-}
-
-/** `count` channels cycling through the flavour pairs, first flavours varying fastest. */
-function channelList(flavours: number, count: number): [number, number][] {
-  return Array.from({ length: count }, (_, c): [number, number] => [
-    c % flavours,
-    Math.floor(c / flavours) % flavours,
-  ]);
 }
 
 const flavourAttrs = ({ channels }: Sizes) => luminosityContractionAttrs(channels);
@@ -77,19 +70,22 @@ const tolerance = ({ x, channels, data }: Sizes, inner: number) =>
   Math.max(inner, 1) * 2 ** -23 * Math.max(x * x * channels.length, data);
 
 const SIZES: readonly [string, Sizes][] = [
-  ['small (one thread)', { replicas: 3, x: 5, flavours: 3, data: 6, channels: channelList(3, 4) }],
+  [
+    'small (one thread)',
+    { replicas: 3, x: 5, flavours: 3, data: 6, channels: cyclingChannels(3, 4) },
+  ],
   ['one replica, one channel', { replicas: 1, x: 7, flavours: 2, data: 2, channels: [[1, 1]] }],
   // Above the threading threshold, with many replica vectors; every flavour pair of 14 appears
   // in both orders, and flavour 13 in no channel (its gradient must be 0).
   [
     'threaded, many replica vectors',
-    { replicas: 150, x: 30, flavours: 14, data: 8, channels: channelList(13, 40) },
+    { replicas: 150, x: 30, flavours: 14, data: 8, channels: cyclingChannels(13, 40) },
   ],
   // 37 replicas fill a pair of 16-lane vectors and an 8-lane one with 3 padding lanes; 29 data
   // points and 13 x points are no multiple of the register tiles (12 data, 6 x points).
   [
     'threaded, tiles with remainders',
-    { replicas: 37, x: 13, flavours: 5, data: 29, channels: channelList(4, 12) },
+    { replicas: 37, x: 13, flavours: 5, data: 29, channels: cyclingChannels(4, 12) },
   ],
 ];
 

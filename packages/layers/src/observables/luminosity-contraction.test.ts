@@ -2,7 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import { expect, it } from 'vitest';
 import { expectClose, randomArray, tensorGrowth, toFloat32 } from '../ops/numeric.fixture.js';
-import { describeOnBackends } from '@partonfit/testing';
+import { cyclingChannels, describeOnBackends } from '@partonfit/testing';
 import { hasFusedLuminosityKernels } from '@partonfit/backend';
 import { flavourLuminosityContraction, luminosityContraction } from './luminosity-contraction.js';
 
@@ -167,14 +167,6 @@ interface FlavourSizes {
   readonly channels: readonly (readonly [number, number])[];
 }
 
-/** `count` channels through the flavour pairs, the first flavour varying fastest. */
-function channelList(flavours: number, count: number): [number, number][] {
-  return Array.from({ length: count }, (_, c): [number, number] => [
-    c % flavours,
-    Math.floor(c / flavours) % flavours,
-  ]);
-}
-
 /**
  * The float64 loop of {@link reference} on the channels' factors picked from the PDF, with the
  * factors' gradients summed back onto the flavours they came from.
@@ -209,11 +201,11 @@ function flavourReference(
 }
 
 const FLAVOUR_SHAPES: readonly FlavourSizes[] = [
-  { replicas: 3, xPoints: 6, flavours: 4, ndata: 5, channels: channelList(4, 7) },
+  { replicas: 3, xPoints: 6, flavours: 4, ndata: 5, channels: cyclingChannels(4, 7) },
   { replicas: 1, xPoints: 3, flavours: 2, ndata: 1, channels: [[1, 1]] },
   // Every ordered pair of 5 flavours but one unused flavour; replicas over two 16-lane vectors
   // and an 8-lane one of the native kernels.
-  { replicas: 37, xPoints: 8, flavours: 6, ndata: 13, channels: channelList(5, 25) },
+  { replicas: 37, xPoints: 8, flavours: 6, ndata: 13, channels: cyclingChannels(5, 25) },
 ];
 
 describeOnBackends('flavourLuminosityContraction', () => {
@@ -247,7 +239,7 @@ describeOnBackends('flavourLuminosityContraction', () => {
       xPoints: 30,
       flavours: 14,
       ndata: 2,
-      channels: channelList(14, 10),
+      channels: cyclingChannels(14, 10),
     };
     const pdf = tf.tensor3d(toFloat32(randomArray(8 * 30 * 14, 3)), [8, 30, 14]);
     const fk = tf.tensor2d(toFloat32(randomArray(10 * 30 * 30 * 2, 4, 0, 1)), [10 * 30 * 30, 2]);
@@ -269,7 +261,7 @@ describeOnBackends('flavourLuminosityContraction', () => {
   });
 
   it('should leak no tensors in a forward and a backward pass', () => {
-    const channels = channelList(4, 7);
+    const channels = cyclingChannels(4, 7);
     const pdf = tf.tensor3d(toFloat32(randomArray(3 * 6 * 4, 5)), [3, 6, 4]);
     const fk = tf.tensor2d(toFloat32(randomArray(7 * 6 * 6 * 5, 6)), [7 * 6 * 6, 5]);
     const growth = tensorGrowth(() => {
