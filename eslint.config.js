@@ -48,6 +48,27 @@ export default tseslint.config(
     },
   },
   {
+    // Below the backend package nothing loads TensorFlow.js (DESIGN.md §2).
+    files: ['packages/{core,io,fktables,fit-folder}/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@partonfit/*/dist/*', '@partonfit/*/src/*'],
+              message: 'Import a package by its name.',
+            },
+            {
+              group: ['@tensorflow/*', '@partonfit/backend*', '@partonfit/layers'],
+              message: 'core, io, fktables and fit-folder stay free of TensorFlow.js.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.bench.ts'],
     plugins: { vitest },
     rules: {
