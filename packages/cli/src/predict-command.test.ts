@@ -96,6 +96,12 @@ describe.skipIf(!present)('partonfit predict', () => {
   it('should explain wrong usage and bad input', async () => {
     expect((await run('predict', '--bundle', 'x.npz')).error).toContain('missing --pdf');
     expect((await run('predict', '--pdf', PDF)).code).toBe(2);
+    expect(await run('predict', '--pdf', PDF, '--member', 'abc', '--fktable', 'x')).toMatchObject({
+      code: 2,
+      error: expect.stringMatching(
+        /^partonfit predict: --member: expected a member number ≥ 0, got 'abc'\nusage: /,
+      ) as string,
+    });
     const missing = await run('predict', '--pdf', PDF, '--fktable', '/nonexistent/FK_X.dat');
     expect(missing.code).toBe(1);
     expect(missing.error).toContain('/nonexistent/FK_X.dat');

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadRuncard, parseDatasetInput, RuncardError, type Matrix } from '@partonfit/core';
+import { loadRuncard, parseDatasetInput, type Matrix } from '@partonfit/core';
 import { BACKEND_REQUESTS, initBackend, type BackendRequest } from '@partonfit/backend';
 import {
   chi2,
@@ -144,13 +144,12 @@ async function targetOf(values: {
   };
 }
 
+/** The `--member` value: 0 (the default: the central member, or a fit's mean) or a member. */
 function memberOf(text: string | undefined): number {
-  const member = Number(text ?? '0');
-  if (!Number.isInteger(member) || member < 0) {
-    throw new RuncardError({
-      file: '--member',
-      issues: [{ keyPath: '', problem: `expected a member number ≥ 0, got ${text}` }],
-    });
+  if (text === undefined) return 0;
+  const member = Number(text);
+  if (text.trim() === '' || !Number.isInteger(member) || member < 0) {
+    throw new UsageError(`--member: expected a member number ≥ 0, got '${text}'`);
   }
   return member;
 }
