@@ -39,7 +39,10 @@ export interface Command {
   readonly summary: string;
   /** Usage line, e.g. `partonfit check <runcard.yml>`. */
   readonly usage: string;
-  /** Runs the command with its arguments; resolves to the process exit code. */
+  /**
+   * Runs the command with its arguments (or, given `--help`, prints its usage); resolves to the
+   * process exit code.
+   */
   readonly run: (args: readonly string[], terminal: Terminal) => Promise<number>;
 }
 
@@ -57,9 +60,15 @@ export interface CommandDefinition<O extends CommandOptions> {
   /**
    * Does the work. Throw a {@link UsageError} for a wrongly called command and let any
    * `PartonfitError` (a bad input file, an invalid runcard, …) propagate: both become one line on
-   * standard error and an exit code. Resolves to 0 on success.
+   * standard error and an exit code. Resolving is success: exit code 0.
    */
   readonly run: (parsed: ParsedCommand<O>, terminal: Terminal) => Promise<void>;
+}
+
+/** Whether `args` ask for help: `--help` or `-h` anywhere before a `--`, whatever else they hold. */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
 /** Whether `error` is how parseArgs rejects an unknown option or a missing value. */
@@ -70,10 +79,11 @@ function isParseArgsError(error: unknown): error is TypeError {
 }
 
 /**
- * A `partonfit` subcommand from its definition: parses the arguments strictly, checks the
- * number of positional arguments, runs it, and turns what goes wrong into one line on standard
- * error — `partonfit <command>: <problem>` — and an exit code: {@link EXIT_USAGE} with the usage
- * line for a usage error, {@link EXIT_FAILURE} for a `PartonfitError`. Anything else is a bug
+ * A `partonfit` subcommand from its definition: answers `--help` (or `-h`) with the usage line and
+ * the summary; otherwise parses the arguments strictly, checks the number of positional
+ * arguments, runs it, and turns what goes wrong into one line on standard error —
+ * `partonfit <command>: <problem>` — and an exit code: {@link EXIT_USAGE} with the usage line for
+ * a usage error, {@link EXIT_FAILURE} for a `PartonfitError`. Anything else is a bug
  * and is rethrown.
  */
 export function defineCommand<O extends CommandOptions>(definition: CommandDefinition<O>): Command {
@@ -83,6 +93,10 @@ export function defineCommand<O extends CommandOptions>(definition: CommandDefin
     summary,
     usage,
     run: async (args, terminal) => {
+      if (asksForHelp(args)) {
+        terminal.out(`usage: ${usage}\n  ${summary}\n`);
+        return 0;
+      }
       try {
         const parsed = parseArgs({
           args: [...args],

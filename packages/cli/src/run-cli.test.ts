@@ -80,5 +80,9 @@ describe('partonfit command line', () => {
     expect((await run('check', '--help')).out).toBe(
       'usage: partonfit check <runcard.yml>\n  validate a runcard and show the settings a fit would use\n',
     );
+    const fit = await run('fit', '--frobnicate', '-h');
+    expect(fit).toMatchObject({ code: 0, error: '' });
+    expect(fit.out).toMatch(/^usage: partonfit fit <runcard\.yml> \[--replicas 1-100\]/);
+    expect(await run('check', '--', '--help')).toMatchObject({ code: 1 });
   });
 });

@@ -65,9 +65,5 @@ export async function runCli(args: readonly string[], terminal: Terminal): Promi
     terminal.error(`partonfit: unknown command '${name}'; see \`partonfit --help\`\n`);
     return EXIT_USAGE;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    terminal.out(`usage: ${command.usage}\n  ${command.summary}\n`);
-    return 0;
-  }
   return command.run(rest, terminal);
 }
