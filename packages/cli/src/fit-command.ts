@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadRuncard } from '@partonfit/core';
+import { loadRuncard, PartonfitError } from '@partonfit/core';
 import { BACKEND_REQUESTS, describeBackendSelection, initBackend } from '@partonfit/backend';
 import {
   CHECKPOINT_EVERY,
@@ -9,11 +9,11 @@ import {
   runFit,
 } from '@partonfit/trainer';
 import type { TrainingProgress } from '@partonfit/trainer';
-import { defineCommand, type Command } from './define-command.js';
+import { defineCommand, UsageError, type Command } from './define-command.js';
 import { backendOption, positiveOption } from './option-values.js';
 import type { Terminal } from './terminal.js';
 
-const USAGE = `partonfit fit <runcard.yml> [--replicas 1-100] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>] [--checkpoint-every <epochs>] [--resume]`;
+const USAGE = `partonfit fit <runcard.yml> [--replicas 1-100] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>] [--checkpoint-every <epochs>] [--resume | --overwrite]`;
 
 /** Epochs between two plain progress lines when the output is not a terminal. */
 const PLAIN_EVERY = 1000;
@@ -37,19 +37,43 @@ function showProgress(terminal: Terminal) {
   };
 }
 
+/** `min – max` of the finite values, or `n/a`. */
+function finiteRange(values: readonly number[], digits: number): string {
+  const finite = values.filter(Number.isFinite);
+  return finite.length === 0
+    ? 'n/a'
+    : `${Math.min(...finite).toFixed(digits)} – ${Math.max(...finite).toFixed(digits)}`;
+}
+
+function describeDiverged(summary: FitSummary): string[] {
+  if (summary.diverged.length === 0) return [];
+  return [
+    `  replicas diverged: ${summary.diverged.length} (${formatReplicaSelection(summary.diverged.map(({ replica }) => replica))}), not kept by postfit:`,
+    ...summary.diverged.map(
+      ({ replica, epoch, bestEpoch }) =>
+        `    replica ${replica}: loss not finite at epoch ${epoch}; ${bestEpoch === null ? 'no best epoch, no PDF written' : `its best epoch ${bestEpoch} written`}`,
+    ),
+  ];
+}
+
 function describeSummary(summary: FitSummary): string {
-  const chi2 = summary.experimentalChi2;
+  const { quality } = summary;
   const lines = [
     `fit ${summary.fit}: ${summary.replicas.length} replica(s) on ${summary.backend}, ${summary.epochsRun} epochs, written to ${summary.folder}`,
     `  replicas passed: ${summary.passed.length} (${formatReplicaSelection(summary.passed) || 'none'}), vetoed: ${summary.vetoed.length}`,
-    `  χ²/n per replica against the data: ${Math.min(...chi2).toFixed(3)} – ${Math.max(...chi2).toFixed(3)}`,
-    `  χ²/n of the replica average: ${summary.quality.averageChi2PerPoint.toFixed(3)}`,
-    ...Object.entries(summary.quality.datasetChi2PerPoint).map(
-      ([name, chi2]) => `    ${name.padEnd(28)} ${chi2.toFixed(3)}`,
-    ),
+    ...describeDiverged(summary),
+    `  χ²/n per replica against the data: ${finiteRange(summary.experimentalChi2, 3)}`,
   ];
-  if (summary.quality.biasVarianceRatio !== undefined) {
-    lines.push(`  closure test: bias/variance = ${summary.quality.biasVarianceRatio.toFixed(3)}`);
+  if (quality !== undefined) {
+    lines.push(
+      `  χ²/n of the replica average: ${quality.averageChi2PerPoint.toFixed(3)}`,
+      ...Object.entries(quality.datasetChi2PerPoint).map(
+        ([name, chi2]) => `    ${name.padEnd(28)} ${chi2.toFixed(3)}`,
+      ),
+    );
+    if (quality.biasVarianceRatio !== undefined) {
+      lines.push(`  closure test: bias/variance = ${quality.biasVarianceRatio.toFixed(3)}`);
+    }
   }
   lines.push(
     `  time: set-up ${summary.seconds.setup.toFixed(1)} s, training ${summary.seconds.training.toFixed(1)} s (${summary.seconds.msPerStep.toFixed(2)} ms per step)`,
@@ -60,7 +84,9 @@ function describeSummary(summary: FitSummary): string {
 /**
  * `partonfit fit <runcard>`: fits the replicas and writes the fit folder, saving a checkpoint
  * `<output>/<fit>/checkpoint_replicas_<selection>.h5` every `--checkpoint-every` epochs (default 1000); `--resume`
- * continues a killed fit from it.
+ * continues a killed fit from it. A fit folder holding another runcard's fit is refused unless
+ * `--overwrite` deletes it; diverged replicas are named, and the command fails only when every
+ * replica diverged.
  */
 export function fitCommand(version: string): Command {
   return defineCommand({
@@ -73,10 +99,14 @@ export function fitCommand(version: string): Command {
       output: { type: 'string', default: '.' },
       'checkpoint-every': { type: 'string', default: `${CHECKPOINT_EVERY}` },
       resume: { type: 'boolean', default: false },
+      overwrite: { type: 'boolean', default: false },
     },
     positionals: 1,
     run: async ({ values, positionals: [file] }, terminal) => {
       const checkpointEvery = positiveOption('--checkpoint-every', values['checkpoint-every']);
+      if (values.resume && values.overwrite) {
+        throw new UsageError('--resume and --overwrite exclude each other');
+      }
       const request = backendOption(values.backend);
       const runcardFile = resolve(file);
       const replicas = parseReplicaSelection(values.replicas);
@@ -101,9 +131,15 @@ export function fitCommand(version: string): Command {
         onProgress: showProgress(terminal),
         checkpointEvery,
         resume: values.resume,
+        overwrite: values.overwrite,
       });
       terminal.status?.('');
       terminal.out(describeSummary(summary));
+      if (summary.diverged.length === summary.replicas.length) {
+        throw new PartonfitError({
+          message: `every replica diverged (its loss stopped being finite); lower the learning rate or set a clipnorm in ${file}, and refit`,
+        });
+      }
     },
   });
 }

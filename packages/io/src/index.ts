@@ -10,3 +10,4 @@ export * from './lhapdf/index.js';
 export * from './ndarray/index.js';
 export * from './npy/index.js';
 export { writeFileAtomic } from './write-file-atomic.js';
+export { removeStaleTemporaries } from './stale-temporaries.js';

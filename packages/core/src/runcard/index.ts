@@ -15,3 +15,4 @@ export {
   type OptimizerName,
 } from './schema.js';
 export { closeNames } from './suggest-key.js';
+export { runcardDifference, runcardDigest, type RuncardDifference } from './runcard-digest.js';

@@ -15,6 +15,7 @@ export {
 } from './exportgrid.js';
 export { parseExportGrid, readExportGrid } from './exportgrid-reader.js';
 export { fitFolderPaths, type FitFolderPaths } from './fit-folder-paths.js';
+export { checkFitFolderRuncard, clearFitFolder } from './fit-folder-runcard.js';
 export {
   ARC_LENGTH_FLAVOURS,
   ARC_LENGTH_X_GRID,

@@ -52,6 +52,17 @@ export interface ReplicaSummary {
   readonly backend: string;
   /** Versions of the software, e.g. `{ partonfit, "@tensorflow/tfjs-core", node }`. */
   readonly version: Readonly<Record<string, string>>;
+  /**
+   * The epoch at which the replica diverged (its training or validation loss stopped being
+   * finite), written as `diverged_epoch`; absent for a replica that trained to the end. Postfit
+   * never keeps a diverged replica.
+   */
+  readonly divergedEpoch?: number;
+  /**
+   * SHA-256 of the runcard's settings the replica was fitted with, written as `runcard_sha256`,
+   * so that postfit can refuse a folder that mixes replicas of two runcards.
+   */
+  readonly runcardSha256?: string;
 }
 
 function checkEpoch(value: number, argument: string): number {
@@ -97,14 +108,17 @@ export function preprocessingJson(
  *
  * ```
  * { "preprocessing": [{ "fl", "smallx", "largex", "trainable" }, …],
- *   "stop_epoch", "best_epoch", "erf_tr", "erf_vl", "chi2", "pos_state",
+ *   "stop_epoch", "best_epoch", "erf_tr", "erf_vl", "chi2", "pos_state", ["diverged_epoch",]
  *   "arc_lengths": [Σ, g, V, V3, V8], "integrability": [V, T3, V3, T8, V8],
- *   "timing": { "walltime": {…}, "cputime": {…} }, "hyperparameters", "backend", "version" }
+ *   "timing": { "walltime": {…}, "cputime": {…} }, "hyperparameters", "backend", "version",
+ *   ["runcard_sha256"] }
  * ```
  *
+ * `diverged_epoch` and `runcard_sha256` are partonfit's and written only when given.
  * Indented by two spaces and ending with a newline, as upstream writes it. Numbers are
  * JavaScript's shortest round-trip form; a non-finite χ² (a replica that diverged) is written as
- * `null`, since JSON has no NaN (upstream's Python writes a bare `NaN`).
+ * `null`, since JSON has no NaN (upstream's Python writes a bare `NaN`); so are the arc lengths
+ * and integrability numbers of a diverged replica without finite weights.
  *
  * @throws InvalidArgumentError for a negative or non-integer epoch
  * @throws ShapeError when the arc lengths or integrability numbers are not 5 values
@@ -118,6 +132,9 @@ export function replicaJson(summary: ReplicaSummary): string {
     erf_vl: summary.validationChi2,
     chi2: summary.experimentalChi2,
     pos_state: summary.positivity,
+    ...(summary.divergedEpoch === undefined
+      ? {}
+      : { diverged_epoch: checkEpoch(summary.divergedEpoch, 'divergedEpoch') }),
     arc_lengths: checkLength(summary.arcLengths, 'arcLengths', ARC_LENGTH_FLAVOURS.length),
     integrability: checkLength(
       summary.integrability,
@@ -128,6 +145,7 @@ export function replicaJson(summary: ReplicaSummary): string {
     hyperparameters: summary.hyperparameters ?? 'from runcard',
     backend: summary.backend,
     version: summary.version,
+    ...(summary.runcardSha256 === undefined ? {} : { runcard_sha256: summary.runcardSha256 }),
   };
   return `${JSON.stringify(document, null, 2)}\n`;
 }

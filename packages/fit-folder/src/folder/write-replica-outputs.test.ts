@@ -1,4 +1,4 @@
-import { access, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVOLUTION_BASIS_SIZE, ShapeError } from '@partonfit/core';
@@ -76,5 +76,46 @@ describe('writeReplicaOutputs', () => {
       }),
     ).rejects.toThrow(ShapeError);
     await expect(access(join(output, 'closure'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('should write a diverged replica’s JSON alone and remove an earlier run’s PDF files', async () => {
+    const earlier = await writeReplicaOutputs({
+      outputFolder: output,
+      fitName: 'closure',
+      replica: 2,
+      exportGrid: { q0: 1.65, xfEvolution: gluonOnly() },
+      summary: SUMMARY,
+    });
+    await writeFile(earlier.weights, 'weights of an earlier run');
+    const diverged: ReplicaSummary = {
+      ...SUMMARY,
+      stopEpoch: 37,
+      bestEpoch: 36,
+      experimentalChi2: Number.NaN,
+      positivity: 'POS_VETO',
+      arcLengths: Array.from({ length: 5 }, () => Number.NaN),
+      divergedEpoch: 37,
+      runcardSha256: 'ab'.repeat(32),
+    };
+    const paths = await writeReplicaOutputs({
+      outputFolder: output,
+      fitName: 'closure',
+      replica: 2,
+      exportGrid: undefined,
+      summary: diverged,
+    });
+    expect(await readdir(paths.replicaFolder)).toEqual(['closure.json']);
+    const json = JSON.parse(await readFile(paths.json, 'utf8')) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      stop_epoch: 37,
+      chi2: null,
+      pos_state: 'POS_VETO',
+      diverged_epoch: 37,
+      arc_lengths: [null, null, null, null, null],
+      runcard_sha256: 'ab'.repeat(32),
+    });
+    expect(Object.keys(json).indexOf('diverged_epoch')).toBe(
+      Object.keys(json).indexOf('pos_state') + 1,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { writeFileAtomic } from '@partonfit/io';
 import { exportGridText, type ExportGridOptions } from './exportgrid.js';
 import { fitFolderPaths, type FitFolderPaths } from './fit-folder-paths.js';
@@ -12,8 +12,11 @@ export interface ReplicaOutputs {
   readonly fitName: string;
   /** The replica number, from 1. */
   readonly replica: number;
-  /** The replica's PDF at Q0 (see {@link exportGridText}); the replica number comes from above. */
-  readonly exportGrid: Omit<ExportGridOptions, 'replica'>;
+  /**
+   * The replica's PDF at Q0 (see {@link exportGridText}); the replica number comes from above.
+   * Undefined for a replica that has no PDF (it diverged before its first best epoch).
+   */
+  readonly exportGrid: Omit<ExportGridOptions, 'replica'> | undefined;
   /** The replica's summary (see {@link replicaJson}). */
   readonly summary: ReplicaSummary;
 }
@@ -22,7 +25,9 @@ export interface ReplicaOutputs {
  * Writes one replica's `<fit>.exportgrid` and `<fit>.json` into
  * `<output>/<fit>/nnfit/replica_<r>/` (created if needed), each atomically (write then rename),
  * so a killed fit leaves either a replica's complete file or none. Both texts are built before
- * anything is written: bad input writes nothing.
+ * anything is written: bad input writes nothing. A replica without a PDF gets its JSON alone,
+ * and an exportgrid or `weights.h5` an earlier run left in its folder is removed, so the folder
+ * never pairs this fit's JSON with another run's PDF.
  *
  * @returns the replica's paths ({@link fitFolderPaths})
  * @throws InvalidArgumentError or ShapeError for bad input (see {@link exportGridText},
@@ -31,10 +36,18 @@ export interface ReplicaOutputs {
 export async function writeReplicaOutputs(outputs: ReplicaOutputs): Promise<FitFolderPaths> {
   const { outputFolder, fitName, replica } = outputs;
   const paths = fitFolderPaths(outputFolder, fitName, replica);
-  const exportGrid = exportGridText({ ...outputs.exportGrid, replica });
+  const exportGrid =
+    outputs.exportGrid === undefined
+      ? undefined
+      : exportGridText({ ...outputs.exportGrid, replica });
   const json = replicaJson(outputs.summary);
   await mkdir(paths.replicaFolder, { recursive: true });
-  await writeFileAtomic(paths.exportGrid, exportGrid);
+  if (exportGrid === undefined) {
+    await rm(paths.exportGrid, { force: true });
+    await rm(paths.weights, { force: true });
+  } else {
+    await writeFileAtomic(paths.exportGrid, exportGrid);
+  }
   await writeFileAtomic(paths.json, json);
   return paths;
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputFileError, InvalidArgumentError } from '@partonfit/core';
+import { InputFileError, InvalidArgumentError, parseRuncard, runcardDigest } from '@partonfit/core';
+import { CLOSURE_RUNCARD } from '@partonfit/testing';
 import { describe, expect, it } from 'vitest';
 import { readExportGrid } from '../folder/exportgrid-reader.js';
 import { runPostfit } from './postfit.js';
@@ -133,5 +134,90 @@ describe('runPostfit', () => {
     );
     const vetoed = await syntheticFit([{ replica: 1, positive: false }]);
     await expect(runPostfit(vetoed)).rejects.toThrow('fit: 0 of 1 valid replicas pass the vetoes');
+  });
+
+  it('should name diverged replicas and never keep them', async () => {
+    const fit = await syntheticFit([
+      ...mixedReplicas(),
+      { replica: 7, divergedEpoch: 37, chi2: Number.NaN, without: ['exportgrid'] },
+      { replica: 8, divergedEpoch: 120, chi2: 1.15 },
+    ]);
+    const lines: string[] = [];
+    const result = await runPostfit(fit, { report: (line) => lines.push(line) });
+    expect(result.diverged).toEqual([
+      { replica: 7, epoch: 37 },
+      { replica: 8, epoch: 120 },
+    ]);
+    expect(result.selected.map(({ replica }) => replica)).toEqual([1, 3, 6]);
+    expect(result.invalid).toEqual([{ replica: 5, problem: 'missing synthetic.exportgrid' }]);
+    expect(lines[0]).toBe('8 total replicas found, 5 valid, 2 diverged');
+    expect(lines).toContain('diverged replica 7: its loss stopped being finite at epoch 37');
+    const summary = JSON.parse(await readFile(join(fit, 'postfit', 'postfit.json'), 'utf8')) as {
+      diverged: unknown;
+      valid: number[];
+    };
+    expect(summary.diverged).toEqual(result.diverged);
+    expect(summary.valid).toEqual([1, 2, 3, 4, 6]);
+    const allDiverged = await syntheticFit([
+      { replica: 1, divergedEpoch: 3 },
+      { replica: 2, divergedEpoch: 5 },
+    ]);
+    await expect(runPostfit(allDiverged)).rejects.toThrow(
+      'no valid replica: every replica diverged (1, 2); lower the learning rate or set a clipnorm',
+    );
+  });
+
+  it('should refuse replicas fitted with different runcards', async () => {
+    const [one, other] = ['a', 'b'].map((digit) => digit.repeat(64));
+    const fit = await syntheticFit([
+      { replica: 1, runcardSha256: one },
+      { replica: 2, runcardSha256: other },
+      { replica: 3, runcardSha256: one },
+      { replica: 4 },
+    ]);
+    await expect(runPostfit(fit)).rejects.toThrow(
+      `${join(fit, 'nnfit')}: the replicas were fitted with different runcards: replica(s) 1, 3 with runcard aaaaaaaaaaaa…; replica(s) 2 with runcard bbbbbbbbbbbb…`,
+    );
+    expect(await readdir(fit)).toEqual(['nnfit']);
+    const same = await syntheticFit([
+      { replica: 1, runcardSha256: one },
+      { replica: 2, runcardSha256: one },
+      { replica: 3 },
+    ]);
+    expect((await runPostfit(same)).selected).toHaveLength(3);
+  });
+
+  it('should check the replicas against the fit’s runcard.yml', async () => {
+    const runcardText = await readFile(CLOSURE_RUNCARD, 'utf8');
+    const digest = runcardDigest(parseRuncard(runcardText).runcard);
+    const fit = await syntheticFit([
+      { replica: 1, runcardSha256: digest },
+      { replica: 2, runcardSha256: digest },
+    ]);
+    await writeFile(join(fit, 'runcard.yml'), runcardText);
+    expect((await runPostfit(fit)).selected).toHaveLength(2);
+    await writeFile(join(fit, 'runcard.yml'), runcardText.replace('epochs: 8000', 'epochs: 900'));
+    await expect(runPostfit(fit)).rejects.toThrow(
+      `replica(s) 1, 2 with runcard ${digest.slice(0, 12)}…; runcard.yml is`,
+    );
+  });
+
+  it('should name the file of a replica with the wrong number of arc lengths', async () => {
+    const fit = await syntheticFit([{ replica: 1 }, { replica: 2, arcLengths: [1, 2, 3] }]);
+    await expect(runPostfit(fit)).rejects.toThrow(
+      `${join(fit, 'nnfit', 'replica_2', 'synthetic.json')}: arc_lengths: expected 5 numbers (Sigma, g, V, V3, V8), got 3`,
+    );
+  });
+
+  it('should report the folder written only once it is in place', async () => {
+    const fit = await syntheticFit(mixedReplicas());
+    const grid = join(fit, 'nnfit', 'replica_6', 'synthetic.exportgrid');
+    await writeFile(grid, (await readFile(grid, 'utf8')).replace('q20: 2.7225', 'q20: 3.0'));
+    const lines: string[] = [];
+    await expect(runPostfit(fit, { report: (line) => lines.push(line) })).rejects.toThrow(
+      InputFileError,
+    );
+    expect(lines.join('\n')).not.toContain('written');
+    expect(lines).toContain('replica_3: nnfit/replica_6');
   });
 });

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { access, copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputFileError, InvalidArgumentError } from '@partonfit/core';
+import { InputFileError, InvalidArgumentError, loadRuncard, runcardDigest } from '@partonfit/core';
 import { writeFileAtomic } from '@partonfit/io';
 import { readExportGrid } from '../folder/exportgrid-reader.js';
 import { formatExportGrid, type ExportGridContents } from '../folder/exportgrid.js';
 import { fitFolderPaths, type FitFolderPaths } from '../folder/fit-folder-paths.js';
 import { listReplicaFolders } from '../folder/replica-folders.js';
 import { DEFAULT_VETO_THRESHOLDS, determineVetoes, type VetoThresholds } from './fit-veto.js';
-import { readReplicaFitInfo } from './replica-fit-info.js';
+import { readReplicaFitInfo, type ReplicaRecord } from './replica-fit-info.js';
 
 /** The files of postfit's output folder `<fit>/postfit/`. */
 export const POSTFIT_FILES = {
@@ -56,6 +56,8 @@ export interface PostfitResult {
   readonly discarded: readonly DiscardedReplica[];
   /** Replica folders without the files postfit needs, with the file missing. */
   readonly invalid: readonly { readonly replica: number; readonly problem: string }[];
+  /** Replicas that diverged during the fit (their JSON's `diverged_epoch`): never kept. */
+  readonly diverged: readonly { readonly replica: number; readonly epoch: number }[];
   /** The mean χ² per point of the replicas passing the vetoes. */
   readonly passingAverageChi2: number;
 }
@@ -67,26 +69,89 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** A replica of the fit and its files. */
+/** A replica of the fit, its files and its JSON's records. */
 interface ReplicaFiles {
   readonly replica: number;
   readonly paths: FitFolderPaths;
+  readonly record: ReplicaRecord;
 }
 
-/** The replica folders that hold an exportgrid and a JSON summary; the others, with a reason. */
-async function validReplicas(outputFolder: string, fitName: string, replicas: readonly number[]) {
-  const valid: ReplicaFiles[] = [];
-  const invalid: { replica: number; problem: string }[] = [];
+/** The replica folders sorted by what postfit can do with them. */
+interface ReplicaInventory {
+  /** Replicas with an exportgrid and a JSON, which the vetoes judge. */
+  readonly valid: ReplicaFiles[];
+  /** Replicas whose JSON records that they diverged: never kept. */
+  readonly diverged: ReplicaFiles[];
+  /** Replica folders without the files postfit needs. */
+  readonly invalid: { replica: number; problem: string }[];
+}
+
+/**
+ * Reads every replica's JSON (so a corrupt one stops postfit before anything is reported as
+ * done) and sorts the replicas into valid, diverged and invalid ones.
+ */
+async function inventory(
+  outputFolder: string,
+  fitName: string,
+  replicas: readonly number[],
+): Promise<ReplicaInventory> {
+  const sorted: ReplicaInventory = { valid: [], diverged: [], invalid: [] };
   for (const replica of replicas) {
     const paths = fitFolderPaths(outputFolder, fitName, replica);
-    const absent = [];
-    for (const file of [paths.exportGrid, paths.json]) {
-      if (!(await exists(file))) absent.push(basename(file));
+    const hasJson = await exists(paths.json);
+    const record = hasJson ? await readReplicaFitInfo(paths.json) : undefined;
+    if (record?.divergedEpoch !== undefined) {
+      sorted.diverged.push({ replica, paths, record });
+      continue;
     }
-    if (absent.length === 0) valid.push({ replica, paths });
-    else invalid.push({ replica, problem: `missing ${absent.join(' and ')}` });
+    const absent = [];
+    if (!(await exists(paths.exportGrid))) absent.push(basename(paths.exportGrid));
+    if (!hasJson) absent.push(basename(paths.json));
+    if (record !== undefined && absent.length === 0) sorted.valid.push({ replica, paths, record });
+    else sorted.invalid.push({ replica, problem: `missing ${absent.join(' and ')}` });
   }
-  return { valid, invalid };
+  return sorted;
+}
+
+/** `1-3, 5` style, for messages. */
+function replicaList(replicas: readonly number[]): string {
+  return replicas.join(', ');
+}
+
+/**
+ * Refuses a fit folder whose replicas were fitted with different runcards (their JSON's
+ * `runcard_sha256` differ, or differ from the folder's `runcard.yml`): the final set would mix
+ * two fits. Replicas written before partonfit recorded the hash are not checked.
+ *
+ * @throws InputFileError naming the fit folder's `nnfit/` and the replicas of each runcard
+ */
+async function refuseMixedRuncards(
+  fitFolder: string,
+  replicas: readonly ReplicaFiles[],
+): Promise<void> {
+  const byDigest = new Map<string, number[]>();
+  for (const { replica, record } of replicas) {
+    if (record.runcardSha256 === undefined) continue;
+    byDigest.set(record.runcardSha256, [...(byDigest.get(record.runcardSha256) ?? []), replica]);
+  }
+  const runcardFile = join(fitFolder, 'runcard.yml');
+  const folderDigest = (await exists(runcardFile))
+    ? runcardDigest((await loadRuncard(runcardFile)).runcard)
+    : undefined;
+  const others = [...byDigest].filter(([digest]) => digest !== (folderDigest ?? digest));
+  if (byDigest.size <= 1 && others.length === 0) return;
+  const groups = [...byDigest].map(
+    ([digest, members]) =>
+      `replica(s) ${replicaList(members)} with runcard ${digest.slice(0, 12)}…${digest === folderDigest ? ' (runcard.yml)' : ''}`,
+  );
+  throw new InputFileError({
+    file: join(fitFolder, 'nnfit'),
+    problem: `the replicas were fitted with different runcards: ${groups.join('; ')}${
+      folderDigest === undefined || byDigest.has(folderDigest)
+        ? ''
+        : `; runcard.yml is ${folderDigest.slice(0, 12)}…`
+    }. A final set must come from one fit: refit the odd replicas with the fit's runcard, or into another output folder`,
+  });
 }
 
 /** The mean of the selected replicas' exportgrids, written as replica 0. */
@@ -193,6 +258,7 @@ async function writeRecords(
     nrep: records.nrep ?? null,
     replicas_found: records.found,
     invalid: result.invalid,
+    diverged: result.diverged,
     valid: records.valid,
     vetoes: masks,
     selected: result.selected,
@@ -227,7 +293,9 @@ async function replaceFolder(built: string, target: string): Promise<void> {
  * `partonfit postfit`: upstream's replica selection and final set.
  *
  * Reads every `nnfit/replica_<r>/<fit>.json` (a replica folder without its exportgrid or JSON is
- * listed as invalid and skipped, as upstream), applies the vetoes of {@link determineVetoes}
+ * listed as invalid and skipped, as upstream; a replica whose JSON records that it diverged is
+ * listed as diverged and never kept), refuses a folder whose replicas were fitted with different
+ * runcards (their `runcard_sha256`, and `runcard.yml` when present), applies the vetoes of {@link determineVetoes}
  * (positivity, integrability > 0.5, χ² and arc lengths beyond 4σ, iterated), and writes
  * `<fit>/postfit/`:
  *
@@ -244,7 +312,7 @@ async function replaceFolder(built: string, target: string): Promise<void> {
  * `postfit/`: a failed or killed postfit leaves the previous one intact.
  *
  * @throws InputFileError naming the file (and key) for an unreadable `nnfit/`, no valid replica,
- *   a corrupt JSON or exportgrid, exportgrids on different grids; InvalidArgumentError for a bad
+ *   replicas of different runcards, a corrupt JSON or exportgrid, exportgrids on different grids; InvalidArgumentError for a bad
  *   `nrep`, fewer passing replicas than `nrep`, or no passing replica
  */
 export async function runPostfit(
@@ -257,22 +325,32 @@ export async function runPostfit(
   const thresholds = { ...DEFAULT_VETO_THRESHOLDS, ...options.thresholds };
   const nnfit = join(folder, 'nnfit');
   const found = await listReplicaFolders(nnfit);
-  const { valid, invalid } = await validReplicas(dirname(folder), fitName, found);
+  const { valid, diverged, invalid } = await inventory(dirname(folder), fitName, found);
+  await refuseMixedRuncards(folder, [...valid, ...diverged]);
   const log: string[] = [];
   const say = (line: string) => {
     log.push(line);
     options.report?.(line);
   };
-  say(`${found.length} total replicas found, ${valid.length} valid`);
+  say(
+    `${found.length} total replicas found, ${valid.length} valid${diverged.length > 0 ? `, ${diverged.length} diverged` : ''}`,
+  );
   for (const { replica, problem } of invalid) say(`invalid replica ${replica}: ${problem}`);
+  for (const { replica, record } of diverged) {
+    say(
+      `diverged replica ${replica}: its loss stopped being finite at epoch ${record.divergedEpoch}`,
+    );
+  }
   if (valid.length === 0) {
     throw new InputFileError({
       file: nnfit,
-      problem: `no valid replica (each replica_<r> needs ${fitName}.exportgrid and ${fitName}.json)`,
+      problem:
+        diverged.length > 0 && invalid.length === 0
+          ? `no valid replica: every replica diverged (${replicaList(diverged.map(({ replica }) => replica))}); lower the learning rate or set a clipnorm, and refit`
+          : `no valid replica (each replica_<r> needs ${fitName}.exportgrid and ${fitName}.json)`,
     });
   }
-  const infos = [];
-  for (const { paths } of valid) infos.push(await readReplicaFitInfo(paths.json));
+  const infos = valid.map(({ record }) => record);
   const vetoes = determineVetoes(infos, thresholds);
   for (const [name, mask] of vetoes) say(`${mask.filter(Boolean).length} replicas pass ${name}`);
   const total = vetoes.get('Total') ?? [];
@@ -300,7 +378,6 @@ export async function runPostfit(
   for (const { replica, reasons } of discarded) {
     say(`discarded replica ${replica}: ${reasons.join(', ')}`);
   }
-  say(`${selected.length} replicas written to ${join(folder, POSTFIT_FILES.folder)}`);
   const result: PostfitResult = {
     fit: fitName,
     folder: join(folder, POSTFIT_FILES.folder),
@@ -308,8 +385,15 @@ export async function runPostfit(
     selected,
     discarded,
     invalid,
+    diverged: diverged.map(({ replica, record }) => ({
+      replica,
+      epoch: record.divergedEpoch ?? -1,
+    })),
     passingAverageChi2,
   };
+  // Logged in the folder, reported only once the folder is in place.
+  const written = `${selected.length} replicas written to ${result.folder}`;
+  log.push(written);
   const building = join(folder, `.${POSTFIT_FILES.folder}-${randomBytes(6).toString('hex')}`);
   await mkdir(building);
   try {
@@ -326,5 +410,6 @@ export async function runPostfit(
     await rm(building, { recursive: true, force: true });
     throw error;
   }
+  options.report?.(written);
   return result;
 }

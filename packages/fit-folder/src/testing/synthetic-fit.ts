@@ -14,6 +14,10 @@ export interface SyntheticReplica {
   readonly positive?: boolean;
   readonly arcLengths?: readonly number[];
   readonly integrability?: readonly number[];
+  /** The epoch at which the replica diverged (its JSON's `diverged_epoch`). */
+  readonly divergedEpoch?: number;
+  /** Its JSON's `runcard_sha256`. */
+  readonly runcardSha256?: string;
   /** Which files to leave out. */
   readonly without?: readonly ('exportgrid' | 'json')[];
 }
@@ -48,6 +52,8 @@ export async function syntheticFit(replicas: readonly SyntheticReplica[]): Promi
             pos_state: entry.positive === false ? 'POS_VETO' : 'POS_PASS',
             arc_lengths: entry.arcLengths ?? [1.3, 1.2, 3.6, 1.1, 2.5],
             integrability: entry.integrability ?? [0.01, 0.1, 0, 0.1, 0.01],
+            ...(entry.divergedEpoch === undefined ? {} : { diverged_epoch: entry.divergedEpoch }),
+            ...(entry.runcardSha256 === undefined ? {} : { runcard_sha256: entry.runcardSha256 }),
           },
           null,
           2,

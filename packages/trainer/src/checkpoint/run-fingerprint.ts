@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Runcard } from '@partonfit/core';
+import { runcardDigest, type Runcard } from '@partonfit/core';
 import type { FitInputs } from '@partonfit/fktables';
 
 /** What identifies a fit, so that a checkpoint is only resumed by the fit that wrote it. */
 export interface RunFingerprint {
-  /** SHA-256 (hex) of the runcard's settings in canonical JSON (keys sorted). */
+  /** SHA-256 (hex) of the runcard's settings (`runcardDigest`). */
   readonly runcardSha256: string;
   /** The replicas, 1-based, in the fit's order. */
   readonly replicas: readonly number[];
@@ -14,19 +14,6 @@ export interface RunFingerprint {
    * inputs are prepared.
    */
   readonly inputsSha256?: string;
-}
-
-/** JSON with the keys of every object sorted, so that equal settings give equal text. */
-function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, entry]) => entry !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /**
@@ -56,7 +43,7 @@ export function runFingerprint(
   inputs?: FitInputs,
 ): RunFingerprint {
   const fingerprint = {
-    runcardSha256: createHash('sha256').update(canonicalJson(runcard)).digest('hex'),
+    runcardSha256: runcardDigest(runcard),
     replicas: [...replicas],
   };
   return inputs === undefined ? fingerprint : withInputsDigest(fingerprint, inputs);

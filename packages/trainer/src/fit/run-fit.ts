@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { InputFileError, type Runcard } from '@partonfit/core';
+import { InputFileError, InvalidArgumentError, type Runcard } from '@partonfit/core';
 import { TFJS_VERSION } from '@partonfit/backend';
 import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
-import { writeFileAtomic } from '@partonfit/io';
+import { removeStaleTemporaries, writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
 import { runFingerprint, withInputsDigest } from '../checkpoint/run-fingerprint.js';
 import {
@@ -14,9 +14,16 @@ import {
   type TrainingCheckpoint,
 } from '../checkpoint/training-checkpoint.js';
 import { sliceReplicas } from '../export/extract-replica.js';
+import type { ReplicaParameters } from '../export/replica-parameters.js';
 import { replicaPdfRecords } from '../export/replica-records.js';
 import { writeReplicaWeights } from '../export/replica-weights-file.js';
-import { chi2ExpsLogText, fitFolderPaths, writeReplicaOutputs } from '@partonfit/fit-folder';
+import {
+  checkFitFolderRuncard,
+  chi2ExpsLogText,
+  clearFitFolder,
+  fitFolderPaths,
+  writeReplicaOutputs,
+} from '@partonfit/fit-folder';
 import {
   trainReplicas,
   type TrainingProgress,
@@ -47,6 +54,20 @@ export interface FitRequest {
    * an uninterrupted run's would.
    */
   readonly resume?: boolean;
+  /**
+   * Delete an earlier fit of another runcard in the fit folder (see `clearFitFolder`) once the
+   * inputs are prepared, instead of refusing to mix the two. Not with `resume`.
+   */
+  readonly overwrite?: boolean;
+}
+
+/** A replica that diverged during the fit. */
+export interface DivergedReplica {
+  readonly replica: number;
+  /** The epoch at which its training or validation loss stopped being finite. */
+  readonly epoch: number;
+  /** The best epoch whose weights it keeps, or null when it had none (no PDF written). */
+  readonly bestEpoch: number | null;
 }
 
 /** The fit-level summary written to `summary.json` and shown at the end. */
@@ -59,9 +80,18 @@ export interface FitSummary {
   /** Replicas with a best epoch (POS_PASS), and without (POS_VETO). */
   readonly passed: readonly number[];
   readonly vetoed: readonly number[];
+  /**
+   * Replicas whose loss stopped being finite: the epoch, and the best epoch whose weights were
+   * written (null when it had none: its folder holds its JSON and log but no PDF).
+   */
+  readonly diverged: readonly DivergedReplica[];
   /** Per replica: χ²/n against the central data, at the best epoch. */
   readonly experimentalChi2: readonly number[];
-  readonly quality: FitQuality;
+  /**
+   * Over the replicas that passed (or, if none did, every replica that did not diverge);
+   * undefined when every replica diverged.
+   */
+  readonly quality: FitQuality | undefined;
   readonly seconds: {
     readonly setup: number;
     readonly training: number;
@@ -69,21 +99,59 @@ export interface FitSummary {
   };
 }
 
-/**
- * The predictions `(replicas, data)` of the replicas that passed (as postfit would keep them),
- * or of all replicas when none did.
- */
-function passedPredictions(
+/** The predictions `(rows, data)` of the given replica rows, from those of every replica. */
+function selectedRows(
   predictions: Float64Array,
   ndata: number,
   rows: readonly number[],
 ): Float64Array {
-  if (rows.length === 0) return predictions;
   const kept = new Float64Array(rows.length * ndata);
   rows.forEach((row, k) => {
     kept.set(predictions.subarray(row * ndata, (row + 1) * ndata), k * ndata);
   });
   return kept;
+}
+
+/** The arc lengths or integrability numbers of a replica without a PDF: unknown (null in JSON). */
+const NO_QUALITY_NUMBERS = Array.from({ length: 5 }, () => Number.NaN);
+
+/** How one replica's training ended, as the fit folder records it. */
+interface ReplicaOutcome {
+  /** It has a best epoch and did not diverge: `POS_PASS`, a candidate for postfit. */
+  readonly passed: boolean;
+  /** The epoch at which it diverged, undefined if it did not. */
+  readonly divergedEpoch: number | undefined;
+  /**
+   * It has a PDF to write: finite weights that are its own final or, for a replica that diverged
+   * after a best epoch, its best ones.
+   */
+  readonly hasPdf: boolean;
+}
+
+function finiteParameters(parameters: ReplicaParameters): boolean {
+  const arrays = [parameters.normalisation, ...[...parameters.weights.values()].map((w) => w.data)];
+  return arrays.every((values) => values.every(Number.isFinite));
+}
+
+/**
+ * How replica row `r` ended: a replica whose loss stopped being finite diverged at that epoch
+ * and keeps its best weights if it had a best epoch, else it has no PDF to write; a replica
+ * whose weights are not finite however it ended counts as diverged at the last epoch.
+ */
+function replicaOutcome(
+  result: TrainingResult,
+  parameters: ReplicaParameters,
+  r: number,
+): ReplicaOutcome {
+  const { failed, stopEpoch, bestEpoch } = result.stopping;
+  const finite = finiteParameters(parameters);
+  const divergedEpoch =
+    failed[r] !== 0 ? stopEpoch[r] : finite ? undefined : Math.max(result.epochsRun - 1, 0);
+  return {
+    passed: divergedEpoch === undefined && bestEpoch[r] >= 0,
+    divergedEpoch,
+    hasPdf: finite && (divergedEpoch === undefined || bestEpoch[r] >= 0),
+  };
 }
 
 /** The truth's predictions in a closure test, else undefined. */
@@ -133,8 +201,19 @@ async function refuseMissingCheckpoint(file: string): Promise<void> {
  * is saved to `<fit>/checkpoint_replicas_<selection>.h5` every `checkpointEvery` epochs; with `resume` the fit
  * continues from there.
  *
+ * The fit folder must be free or hold this runcard's fit (other replicas, or a rerun): a folder
+ * of another runcard is refused before any work, unless `overwrite` deletes that fit. The
+ * runcard is copied into the folder before training, and temporaries a killed checkpoint write
+ * left are removed.
+ *
+ * Replicas whose loss stops being finite do not stop the others: each is frozen at its best
+ * weights (or has none), recorded with `diverged_epoch` in its JSON and listed in
+ * `summary.json`'s `diverged`; postfit never keeps it.
+ *
  * @throws InputFileError naming the checkpoint when resuming without one (before any set-up
- *   work); CheckpointMismatchError when it belongs to another runcard or other replicas
+ *   work), or the fit folder's `runcard.yml` when it holds another runcard's fit;
+ *   CheckpointMismatchError when the checkpoint belongs to another runcard or other replicas;
+ *   InvalidArgumentError for `overwrite` with `resume`
  */
 export async function runFit(request: FitRequest): Promise<FitSummary> {
   const { runcard, runcardFile, replicas, outputFolder } = request;
@@ -144,6 +223,14 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     file: checkpointFile(paths.fitFolder, replicas),
     every: request.checkpointEvery ?? CHECKPOINT_EVERY,
   };
+  if (request.overwrite === true && request.resume === true) {
+    throw new InvalidArgumentError({
+      argument: 'overwrite',
+      problem:
+        'overwriting deletes the checkpoint that resuming continues from: use one or the other',
+    });
+  }
+  if (request.overwrite !== true) await checkFitFolderRuncard(paths.fitFolder, runcard);
   const settingsFingerprint = runFingerprint(runcard, replicas);
   let resume: TrainingCheckpoint | false = false;
   if (request.resume === true) {
@@ -158,7 +245,16 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     ...(request.report === undefined ? {} : { report: request.report }),
   });
   request.report?.(`fitting ${inputs.ndata} data points with ${replicas.length} replica(s)`);
+  if (request.overwrite === true) {
+    const removed = await clearFitFolder(paths.fitFolder);
+    if (removed.length > 0) {
+      request.report?.(`deleted the earlier fit in ${paths.fitFolder}: ${removed.join(', ')}`);
+    }
+  }
   await mkdir(paths.fitFolder, { recursive: true });
+  // The folder belongs to this runcard from now on, also if the fit is killed before the end.
+  await writeFileAtomic(paths.runcard, await readFile(runcardFile));
+  await removeStaleTemporaries(checkpoint.file);
   const fingerprint = withInputsDigest(settingsFingerprint, inputs);
   const result = await trainReplicas(runcard, inputs, {
     checkpoint,
@@ -172,26 +268,29 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
   const predictions = await replicaPredictions(result.objective, fitted);
   fitted.dispose();
   const truth = await truthPredictions(request, inputs, result);
-  await copyFile(runcardFile, paths.runcard);
   const { stopping, chi2PerPoint } = result;
+  const outcomes = replicas.map((_, r) => replicaOutcome(result, replicaParameters[r], r));
   for (const [r, replica] of replicas.entries()) {
-    const pdf = await replicaPdfRecords(replicaParameters[r]);
+    const outcome = outcomes[r];
+    const pdf = outcome.hasPdf ? await replicaPdfRecords(replicaParameters[r]) : undefined;
+    const stopEpoch = stopping.stopEpoch[r] >= 0 ? stopping.stopEpoch[r] : result.epochsRun;
     const bestEpoch = stopping.bestEpoch[r];
     const replicaPaths = await writeReplicaOutputs({
       outputFolder,
       fitName,
       replica,
-      exportGrid: { q0: inputs.q0, xfEvolution: pdf.xfEvolution },
+      exportGrid: pdf === undefined ? undefined : { q0: inputs.q0, xfEvolution: pdf.xfEvolution },
       summary: {
-        preprocessing: pdf.preprocessing,
-        stopEpoch: stopping.stopEpoch[r] >= 0 ? stopping.stopEpoch[r] : result.epochsRun,
-        bestEpoch: bestEpoch >= 0 ? bestEpoch : result.epochsRun - 1,
+        preprocessing: pdf?.preprocessing ?? [],
+        stopEpoch,
+        bestEpoch: bestEpoch >= 0 ? bestEpoch : Math.max(stopEpoch - 1, 0),
         trainingChi2: chi2PerPoint.training[r],
         validationChi2: chi2PerPoint.validation[r],
         experimentalChi2: chi2PerPoint.experimental[r],
-        positivity: bestEpoch >= 0 && stopping.failed[r] === 0 ? 'POS_PASS' : 'POS_VETO',
-        arcLengths: pdf.arcLengths,
-        integrability: pdf.integrability,
+        positivity: outcome.passed ? 'POS_PASS' : 'POS_VETO',
+        ...(outcome.divergedEpoch === undefined ? {} : { divergedEpoch: outcome.divergedEpoch }),
+        arcLengths: pdf?.arcLengths ?? NO_QUALITY_NUMBERS,
+        integrability: pdf?.integrability ?? NO_QUALITY_NUMBERS,
         timing: { walltime: { Total: setup + result.seconds }, cputime: {} },
         backend: request.backend,
         version: {
@@ -199,16 +298,19 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
           '@tensorflow/tfjs-core': TFJS_VERSION,
           node: process.versions.node,
         },
+        runcardSha256,
       },
     });
-    await writeReplicaWeights(replicaPaths.weights, replicaParameters[r], {
-      fit: fitName,
-      replica,
-      runcardSha256,
-      q0: inputs.q0,
-      backend: request.backend,
-      version: request.version,
-    });
+    if (pdf !== undefined) {
+      await writeReplicaWeights(replicaPaths.weights, replicaParameters[r], {
+        fit: fitName,
+        replica,
+        runcardSha256,
+        q0: inputs.q0,
+        backend: request.backend,
+        version: request.version,
+      });
+    }
     const entries = new Map(
       result.history.map((entry) => [
         entry.epoch,
@@ -221,9 +323,11 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     );
     await writeFileAtomic(replicaPaths.chi2ExpsLog, chi2ExpsLogText(entries));
   }
-  const passedRows = replicas.flatMap((_, r) =>
-    stopping.bestEpoch[r] >= 0 && stopping.failed[r] === 0 ? [r] : [],
+  const passedRows = replicas.flatMap((_, r) => (outcomes[r].passed ? [r] : []));
+  const finiteRows = replicas.flatMap((_, r) =>
+    outcomes[r].divergedEpoch === undefined ? [r] : [],
   );
+  const qualityRows = passedRows.length > 0 ? passedRows : finiteRows;
   const summary: FitSummary = {
     fit: fitName,
     folder: paths.fitFolder,
@@ -231,9 +335,20 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     backend: request.backend,
     epochsRun: result.epochsRun,
     passed: passedRows.map((r) => replicas[r]),
-    vetoed: replicas.filter((_, r) => stopping.bestEpoch[r] < 0 || stopping.failed[r] !== 0),
+    vetoed: replicas.filter(
+      (_, r) => !outcomes[r].passed && outcomes[r].divergedEpoch === undefined,
+    ),
+    diverged: replicas.flatMap((replica, r) => {
+      const { divergedEpoch, hasPdf } = outcomes[r];
+      return divergedEpoch === undefined
+        ? []
+        : [{ replica, epoch: divergedEpoch, bestEpoch: hasPdf ? stopping.bestEpoch[r] : null }];
+    }),
     experimentalChi2: Array.from(chi2PerPoint.experimental),
-    quality: fitQuality(inputs, passedPredictions(predictions, inputs.ndata, passedRows), truth),
+    quality:
+      qualityRows.length === 0
+        ? undefined
+        : fitQuality(inputs, selectedRows(predictions, inputs.ndata, qualityRows), truth),
     seconds: {
       setup,
       training: result.seconds,

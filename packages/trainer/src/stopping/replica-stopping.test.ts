@@ -16,7 +16,7 @@ function referenceStopping(settings: StoppingSettings, history: number[][][]) {
     let failed = 0;
     history.forEach(([training, validation, chi2, positivity], epoch) => {
       if (stopEpoch >= 0) return;
-      if (Number.isNaN(training[r])) {
+      if (!Number.isFinite(training[r]) || !Number.isFinite(validation[r])) {
         stopEpoch = epoch;
         failed = 1;
         return;
@@ -48,13 +48,15 @@ describeOnBackends('ReplicaStopping', () => {
   };
   const random = new SeededRandom(17);
   // Noisy decreasing validation losses; replica 2 never goes below the χ² threshold, replica 3's
-  // training loss turns NaN at epoch 12, replica 1 violates positivity early on.
+  // training loss turns NaN at epoch 12, replica 2's validation loss Infinity at epoch 30,
+  // replica 1 violates positivity early on.
   const history = Array.from({ length: 40 }, (_, epoch) => {
     const validation = [0, 1, 2, 3].map(
       (r) => 5 * Math.exp(-epoch / (8 + 4 * r)) + random.uniform(),
     );
     const chi2 = validation.map((value, r) => (r === 2 ? 10 + value : value));
     const training = validation.map((value, r) => (r === 3 && epoch >= 12 ? Number.NaN : value));
+    if (epoch >= 30) validation[2] = Number.POSITIVE_INFINITY;
     const positivity = [0, epoch < 10 ? 1 : 0, 0, 0];
     return [training, validation, chi2, positivity];
   });
@@ -83,6 +85,7 @@ describeOnBackends('ReplicaStopping', () => {
     });
     expect(expected[2].bestEpoch).toBe(-1);
     expect(expected[3].failed).toBe(1);
+    expect(expected[2]).toMatchObject({ failed: 1, stopEpoch: 30 });
     expect(expected[0].stopEpoch).toBeGreaterThan(0);
     stopping.restoreBestWeights();
     const restored = await weight.data();

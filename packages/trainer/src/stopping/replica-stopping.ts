@@ -18,9 +18,12 @@ export interface StoppingSettings {
 
 /** What one step tells the stopping, every value per replica, shape (replicas). */
 export interface StepLosses {
-  /** The training loss (χ² plus penalties); NaN stops the replica. */
+  /** The training loss (χ² plus penalties); NaN or ±Infinity stops the replica as diverged. */
   readonly training: tf.Tensor1D;
-  /** The validation loss (validation χ² plus positivity), compared with the best so far. */
+  /**
+   * The validation loss (validation χ² plus positivity), compared with the best so far; NaN or
+   * ±Infinity stops the replica as diverged.
+   */
   readonly validation: tf.Tensor1D;
   /** The validation χ² per validation point, compared with `thresholdChi2`. */
   readonly validationChi2PerPoint: tf.Tensor1D;
@@ -36,7 +39,7 @@ export interface StoppingSnapshot {
   readonly bestEpoch: Int32Array;
   /** The epoch at which each replica stopped, −1 while it still can improve. */
   readonly stopEpoch: Int32Array;
-  /** 1 where a replica's training loss became NaN. */
+  /** 1 where a replica diverged: its training or validation loss stopped being finite. */
   readonly failed: Uint8Array;
 }
 
@@ -55,7 +58,7 @@ export interface ReplicaStoppingState {
   readonly waiting: tf.Tensor1D;
   /** 1 once a replica has had a best epoch (it counts epochs without improvement from then). */
   readonly counting: tf.Tensor1D;
-  /** 1 where a replica's training loss became NaN. */
+  /** 1 where a replica diverged: its training or validation loss stopped being finite. */
   readonly failed: tf.Tensor1D;
   /** The snapshot of the best weights, one per tracked weight in the order given at construction. */
   readonly bestWeights: readonly tf.Tensor[];
@@ -81,8 +84,9 @@ export const STOPPING_STATE_KEYS = [
  * by more than `delta`, every positivity penalty is below `positivityThreshold`, and it has not
  * stopped. From its first best epoch a replica counts epochs without improvement; when the count
  * exceeds `patience` it stops (its best weights no longer change; it may keep training). A
- * replica whose training loss is NaN stops at once and is marked failed. Nothing couples
- * replicas.
+ * replica whose training or validation loss is not finite (NaN or ±Infinity) has diverged: it
+ * stops at once, is marked failed and keeps its last best weights (see
+ * {@link ReplicaStopping.activeReplicas}, which freezes it). Nothing couples replicas.
  */
 export class ReplicaStopping {
   readonly settings: StoppingSettings;
@@ -141,7 +145,10 @@ export class ReplicaStopping {
     const { thresholdChi2, positivityThreshold, patience, delta = 0 } = this.settings;
     tf.tidy(() => {
       const stopped = tf.greaterEqual(this.stopEpoch, 0);
-      const nan = tf.logicalAnd(tf.isNaN(losses.training), tf.logicalNot(stopped));
+      const diverged = tf.logicalAnd(
+        tf.logicalNot(tf.logicalAnd(tf.isFinite(losses.training), tf.isFinite(losses.validation))),
+        tf.logicalNot(stopped),
+      );
       const improves = tf.logicalAnd(
         tf.logicalOr(
           tf.greater(this.counting, 0),
@@ -152,7 +159,7 @@ export class ReplicaStopping {
           tf.less(losses.positivity, positivityThreshold),
         ),
       );
-      const best = tf.logicalAnd(improves, tf.logicalNot(tf.logicalOr(stopped, nan)));
+      const best = tf.logicalAnd(improves, tf.logicalNot(tf.logicalOr(stopped, diverged)));
       const waiting = tf.where(
         best,
         tf.zerosLike(this.waiting),
@@ -167,12 +174,12 @@ export class ReplicaStopping {
       this.waiting.assign(waiting);
       this.stopEpoch.assign(
         tf.where(
-          tf.logicalOr(nan, outOfPatience),
+          tf.logicalOr(diverged, outOfPatience),
           tf.fill([this.settings.replicas], epoch),
           this.stopEpoch,
         ),
       );
-      this.failed.assign(tf.where(nan, tf.onesLike(this.failed), this.failed));
+      this.failed.assign(tf.where(diverged, tf.onesLike(this.failed), this.failed));
       const bestColumn = tf.reshape(tf.cast(best, 'float32'), [this.settings.replicas, 1]);
       this.tracked.forEach((weight, i) => {
         const mask = spreadReplicaMask(bestColumn, weight.shape);
