@@ -1,7 +1,18 @@
+import { resolve } from 'node:path';
 import { loadRuncard, type Runcard } from '@partonfit/core';
+import {
+  inputPaths,
+  resolveRuncardDatasets,
+  type ResolvedDataset,
+  type RuncardDatasets,
+} from '@partonfit/fktables';
 import { defineCommand } from './define-command.js';
 
-/** `partonfit check <runcard>`: validates a runcard and shows what the fit would do. */
+/**
+ * `partonfit check <runcard>`: validates a runcard, resolves every dataset it names (data and FK
+ * tables, so a misspelled name or a missing file is caught here, not by the fit) and shows what
+ * the fit would do.
+ */
 export const checkCommand = defineCommand({
   name: 'check',
   summary: 'validate a runcard and show the settings a fit would use',
@@ -15,18 +26,27 @@ export const checkCommand = defineCommand({
         `warning: ${file}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
       );
     }
-    terminal.out(describeRuncard(file, runcard));
+    const datasets = await resolveRuncardDatasets(runcard, inputPaths(runcard, resolve(file)));
+    terminal.out(describeRuncard(file, runcard, datasets));
   },
 });
 
-function describeRuncard(file: string, runcard: Runcard): string {
+/** `NAME (points), …`, or `none`. */
+function namesWithPoints(datasets: readonly ResolvedDataset[]): string {
+  return (
+    datasets.map((dataset) => `${dataset.name} (${dataset.commonData.ndata})`).join(', ') || 'none'
+  );
+}
+
+function describeRuncard(file: string, runcard: Runcard, datasets: RuncardDatasets): string {
+  const points = datasets.measured.reduce((sum, dataset) => sum + dataset.commonData.ndata, 0);
   const { parameters, fitting } = runcard;
   const optimizer = parameters.optimizer;
   const lines = [
     `${file}: valid`,
-    `  datasets:      ${runcard.dataset_inputs.map((input) => input.dataset).join(', ')}`,
-    `  positivity:    ${runcard.positivity.posdatasets.map((set) => set.dataset).join(', ') || 'none'}`,
-    `  integrability: ${runcard.integrability.integdatasets.map((set) => set.dataset).join(', ') || 'none'}`,
+    `  datasets:      ${points} points after cuts: ${namesWithPoints(datasets.measured)}`,
+    `  positivity:    ${namesWithPoints(datasets.positivitySets)}`,
+    `  integrability: ${namesWithPoints(datasets.integrabilitySets)}`,
     `  fit basis:     ${fitting.fitbasis} (${fitting.basis.map((flavour) => flavour.fl).join(', ')}), sum rules ${fitting.sum_rules}`,
     `  network:       2 → ${parameters.nodes_per_layer.join(' → ')} (${parameters.activation_per_layer.join(', ')}), ${parameters.initializer}`,
     `  optimizer:     ${optimizer.optimizer_name}, learning rate ${optimizer.learning_rate}, clipnorm ${optimizer.clipnorm}`,

@@ -1,8 +1,20 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { runCaptured } from './cli.fixture.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/nnpdf40-like.yml', import.meta.url));
+
+/** The runcard `text` written to a fresh folder. */
+async function runcardFile(text: string): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'partonfit-check-')), 'fit.yml');
+  await writeFile(file, text);
+  return file;
+}
 
 const run = runCaptured;
 
@@ -23,14 +35,59 @@ describe('partonfit command line', () => {
     expect(await run('--version')).toEqual({ code: 0, out: '0.1.0\n', error: '' });
   });
 
-  it('should summarise a valid runcard', async () => {
-    const { code, out } = await run('check', EXAMPLE);
+  it('should summarise a valid runcard with the points of each dataset', async () => {
+    const { code, out } = await run('check', CLOSURE_RUNCARD);
     expect(code).toBe(0);
-    expect(out).toContain(`${EXAMPLE}: valid`);
+    expect(out).toContain(`${CLOSURE_RUNCARD}: valid`);
+    expect(out).toContain(
+      'datasets:      174 points after cuts: CLOSURE_F2P (30), CLOSURE_F2D (24), CLOSURE_NU_F2 (16),',
+    );
+    expect(out).toContain('positivity:    CLOSURE_POS_XUB (20), CLOSURE_POS_XDB (20),');
     expect(out).toContain('network:       2 → 25 → 20 → 8 (tanh, tanh, linear), glorot_normal');
-    expect(out).toContain('epochs:        17000, patience 1700 epochs, threshold χ² 3.5');
-    expect(out).toContain('optimizer:     Nadam, learning rate 0.002621, clipnorm 0.000006073');
+    expect(out).toContain('epochs:        8000, patience 800 epochs, threshold χ² 5');
+    expect(out).toContain('optimizer:     Nadam, learning rate 0.001, clipnorm 0.000006073');
   });
+
+  it('should refuse a runcard naming a dataset that does not exist, listing every one', async () => {
+    const closure = await readFile(CLOSURE_RUNCARD, 'utf8');
+    const typo = await runcardFile(closure.replace('CLOSURE_F2D,', 'CLOSURE_F2Q,'));
+    const { code, out, error } = await run('check', typo);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(error).toMatch(
+      /^partonfit check: \(embedded closure data\): CLOSURE_F2Q: no such embedded dataset; there are CLOSURE_F2P, CLOSURE_F2D,/,
+    );
+    const twoTypos = await runcardFile(
+      closure.replace('CLOSURE_F2D,', 'CLOSURE_F2Q,').replace('CLOSURE_POS_XG,', 'CLOSURE_POS_XQ,'),
+    );
+    const both = await run('check', twoTypos);
+    expect(both.code).toBe(1);
+    expect(both.error).toContain(
+      'partonfit check: 2 datasets cannot be read:\n  (embedded closure data): CLOSURE_F2Q:',
+    );
+    expect(both.error).toContain('CLOSURE_POS_XQ');
+  });
+
+  it.skipIf(!hasSharedData('commondata/SLAC_NC_NOTFIXED_P', 'partonfit check on NNPDF commondata'))(
+    'should name close commondata names for a misspelled real dataset, and missing FK tables',
+    async () => {
+      const text = (await readFile(EXAMPLE, 'utf8')).replace(
+        /(commondata|theories): \.\.\/\.\.\/shared\/data/g,
+        (_, key: string) => `${key}: ${SHARED_DATA}`,
+      );
+      const { code, out, error } = await run(
+        'check',
+        await runcardFile(text.replace('SLAC_NC_NOTFIXED_P_EM-F2', 'SLAC_NC_NOTFIXED_P_EM-F3')),
+      );
+      expect(code).toBe(1);
+      expect(out).toBe('');
+      expect(error).toContain(
+        "no observable 'EM-F3' (dataset SLAC_NC_NOTFIXED_P_EM-F3); the set has EM-F2",
+      );
+      // NNPDF4.0's datasets validate, but ../shared/data holds only two of theory 200's tables.
+      expect(error).toContain('no FK table for BCDMS_NC_NOTFIXED_P_EM-F2');
+    },
+  );
 
   it('should report an invalid runcard with exit code 1', async () => {
     const { code, error } = await run('check', '/nonexistent.yml');

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { InputFileError, type Chi2Structure, type Runcard } from '@partonfit/core';
+import { InputFileError, PartonfitError, type Chi2Structure, type Runcard } from '@partonfit/core';
 import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { covarianceBlocks } from '../covariance/covariance-matrix.js';
 import type { FkTable } from '../fktable/fk-table.js';
@@ -65,6 +65,67 @@ async function t0Predictions(
   };
 }
 
+/** Every dataset a runcard names, resolved (see {@link resolveRuncardDatasets}). */
+export interface RuncardDatasets {
+  /** The `dataset_inputs`, with the kinematic cuts applied. */
+  readonly measured: ResolvedDataset[];
+  /** The positivity sets (`positivity.posdatasets`). */
+  readonly positivitySets: ResolvedDataset[];
+  /** The integrability sets (`integrability.integdatasets`). */
+  readonly integrabilitySets: ResolvedDataset[];
+}
+
+/**
+ * Resolves every dataset, positivity and integrability set a runcard names to its data and FK
+ * tables, reading each file once, with the runcard's kinematic cuts: what `partonfit check`
+ * validates and a fit starts from.
+ *
+ * Every set is tried, so that every problem is reported at once: one failing set throws its
+ * own error, several throw one `PartonfitError` listing each (their errors in `cause`).
+ *
+ * @throws RuncardError - when a setting needed to find an input is missing
+ * @throws InputFileError - for an unknown dataset name (with close names), a missing or invalid
+ *   file, or data and FK tables that disagree on the number of points
+ */
+export async function resolveRuncardDatasets(
+  runcard: Runcard,
+  paths: InputPaths,
+  report: ProgressReporter = () => undefined,
+): Promise<RuncardDatasets> {
+  const cuts = { q2min: runcard.datacuts.q2min, w2min: runcard.datacuts.w2min };
+  const { posdatasets } = runcard.positivity;
+  const { integdatasets } = runcard.integrability;
+  report(
+    `reading ${runcard.dataset_inputs.length} datasets, ${posdatasets.length} positivity and ${integdatasets.length} integrability sets`,
+  );
+  const measured = Promise.allSettled(
+    runcard.dataset_inputs.map((input) => resolveDataset(input, paths, cuts)),
+  );
+  const positivity = Promise.allSettled(
+    posdatasets.map((input) => resolveLagrangeDataset(input, paths)),
+  );
+  const integrability = Promise.allSettled(
+    integdatasets.map((input) => resolveLagrangeDataset(input, paths)),
+  );
+  const outcomes = await Promise.all([measured, positivity, integrability]);
+  const [measuredSets, positivitySets, integrabilitySets] = outcomes.map((sets) =>
+    sets.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : [])),
+  );
+  const failures = outcomes
+    .flat()
+    .flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as Error] : []));
+  const bug = failures.find((failure) => !PartonfitError.isInstance(failure));
+  if (bug !== undefined) throw bug;
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) {
+    throw new PartonfitError({
+      message: `${failures.length} datasets cannot be read:\n${failures.map((failure) => `  ${failure.message}`).join('\n')}`,
+      cause: new AggregateError(failures),
+    });
+  }
+  return { measured: measuredSets, positivitySets, integrabilitySets };
+}
+
 /**
  * Builds the fit inputs of a runcard for the given replicas (see {@link FitInputs}): resolves
  * every dataset (commondata + FK tables, or bundles) with the kinematic cuts, the t0 covariance
@@ -80,17 +141,10 @@ export async function buildFitInputs(
   key: string,
   report: ProgressReporter = () => undefined,
 ): Promise<FitInputs> {
-  const cuts = { q2min: runcard.datacuts.q2min, w2min: runcard.datacuts.w2min };
-  report(`reading ${runcard.dataset_inputs.length} datasets`);
-  const measured = await Promise.all(
-    runcard.dataset_inputs.map((input) => resolveDataset(input, paths, cuts)),
-  );
-  report('reading positivity and integrability sets');
-  const positivitySets = await Promise.all(
-    runcard.positivity.posdatasets.map((input) => resolveLagrangeDataset(input, paths)),
-  );
-  const integrabilitySets = await Promise.all(
-    runcard.integrability.integdatasets.map((input) => resolveLagrangeDataset(input, paths)),
+  const { measured, positivitySets, integrabilitySets } = await resolveRuncardDatasets(
+    runcard,
+    paths,
+    report,
   );
   const allTables = [...measured, ...positivitySets, ...integrabilitySets].flatMap(tablesOf);
   const q0 = commonQ0(allTables);

@@ -1,4 +1,9 @@
-export { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
+export {
+  buildFitInputs,
+  resolveRuncardDatasets,
+  type ProgressReporter,
+  type RuncardDatasets,
+} from './build-fit-inputs.js';
 export { bundleAsCommonData } from './bundle-commondata.js';
 export { cutObservable } from './cut-observable.js';
 export {
