@@ -120,6 +120,7 @@ describe('writeCheckpoint and readCheckpoint', () => {
       seconds: 12.5,
       optimizer: 'Nadam',
       optimizer_step: 3000,
+      data_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
     });
     expect(datasets.get('weights/network/kernel_0')?.shape).toEqual([2, 2, 3]);
     expect(datasets.get('optimizer/velocity/network/bias_0')?.shape).toEqual([2, 1, 3]);
@@ -220,6 +221,24 @@ describe('writeCheckpoint and readCheckpoint', () => {
     const error = await readError(await editedCheckpoint(edit));
     expect(error.key).toBe(key);
     expect(error.message).toContain(problem);
+  });
+
+  it('should refuse a checkpoint whose numbers changed on disk, and read one without a checksum', async () => {
+    const flipped = await readError(
+      await editedCheckpoint((datasets) => {
+        const best = datasets.get('stopping/best_weights/network/kernel_0')?.data as Float32Array;
+        const bits = new Uint32Array(best.buffer, best.byteOffset, best.length);
+        bits[5] ^= 1 << 20;
+      }),
+    );
+    expect(flipped.key).toBe('data_sha256');
+    expect(flipped.message).toContain(
+      'the stored numbers do not match their checksum: the file was damaged after it was written',
+    );
+    const unchecked = await editedCheckpoint((_, attributes) => {
+      delete attributes.data_sha256;
+    });
+    expect(await readCheckpoint(unchecked, FINGERPRINT)).toEqual(sampleCheckpoint());
   });
 
   it('should name a malformed attribute', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { InputFileError, ShapeError } from '@partonfit/core';
 import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
@@ -49,11 +50,27 @@ function historyRows(
 }
 
 /**
+ * SHA-256 (hex) of a checkpoint's datasets: every path, dtype, shape and the bytes of its values,
+ * in sorted path order. Stored as the root attribute `data_sha256`, it lets a resume refuse a
+ * file whose numbers changed on disk (a bit flip, a damaged copy) instead of continuing from them.
+ */
+function datasetsDigest(datasets: ReadonlyMap<string, Hdf5Dataset>): string {
+  const hash = createHash('sha256');
+  for (const path of [...datasets.keys()].sort()) {
+    const { shape, data } = datasets.get(path) as Hdf5Dataset;
+    hash.update(`${path}\0${data.constructor.name}\0${shape.join(',')}\0`);
+    hash.update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  }
+  return hash.digest('hex');
+}
+
+/**
  * Writes a checkpoint to one HDF5 file atomically (temporary file, flush, rename): a fit killed
  * while writing leaves the previous checkpoint intact.
  *
  * Layout — root attributes `format` (`partonfit-checkpoint-1`), `runcard_sha256`, `replicas`
- * (1-based), `epoch` (epochs done), `seconds`, `optimizer`, `optimizer_step`; datasets, float32
+ * (1-based), `epoch` (epochs done), `seconds`, `optimizer`, `optimizer_step`, `data_sha256` (a
+ * checksum of every dataset, checked when the checkpoint is read); datasets, float32
  * with replicas first unless said otherwise:
  * - `weights/<weight>`: every model weight, e.g. `weights/network/kernel_0` (replicas, in, out);
  * - `optimizer/<statistic>/<weight>`: per trainable weight, e.g. `optimizer/velocity/network/bias_2`;
@@ -107,8 +124,28 @@ export async function writeCheckpoint(file: string, checkpoint: TrainingCheckpoi
       seconds: checkpoint.seconds,
       optimizer: checkpoint.optimizer.name,
       optimizer_step: checkpoint.optimizer.step,
+      data_sha256: datasetsDigest(new Map(Object.entries(datasets))),
     },
   });
+}
+
+/**
+ * Refuses a checkpoint whose datasets do not match the checksum written with them. Checkpoints
+ * written before partonfit stored one are read unchecked.
+ */
+function checkDataDigest(
+  attributes: Attributes,
+  datasets: ReadonlyMap<string, Hdf5Dataset>,
+  fail: (key: string, problem: string) => InputFileError,
+): void {
+  const stored = attributes.data_sha256;
+  if (stored === undefined) return;
+  if (stored !== datasetsDigest(datasets)) {
+    throw fail(
+      'data_sha256',
+      'the stored numbers do not match their checksum: the file was damaged after it was written (a bit flip, a broken copy); start the fit without resuming',
+    );
+  }
 }
 
 /** A root attribute that must be a non-negative integer (or, with `integer` false, number). */
@@ -295,7 +332,8 @@ function historyEntries(
  * @param file - the checkpoint file
  * @param expected - this fit's fingerprint (see {@link runFingerprint})
  * @throws InputFileError naming the file when it is missing ("no checkpoint to resume from"), is
- *   not HDF5 or not a checkpoint, or has a missing or malformed entry (the entry is the `key`);
+ *   not HDF5 or not a checkpoint, has a missing or malformed entry (the entry is the `key`), or
+ *   numbers that do not match their checksum (`data_sha256`);
  *   CheckpointMismatchError (an InputFileError) when it was written by another runcard, for
  *   other replicas, or in another format
  */
@@ -328,6 +366,9 @@ export async function readCheckpoint(
     }),
   ) as Record<StoppingArrayKey, Float32Array>;
   const stoppingCheckpoint: StoppingCheckpoint = { ...stopping, bestWeights: sorted.bestWeights };
+  const history = historyEntries(sorted.history, replicas, fail);
+  // Last, so that a malformed entry is named before the checksum says the file changed.
+  checkDataDigest(attributes, datasets, fail);
   return {
     fingerprint: {
       runcardSha256: expected.runcardSha256,
@@ -346,6 +387,6 @@ export async function readCheckpoint(
     },
     stopping: stoppingCheckpoint,
     multipliers: sorted.multipliers,
-    history: historyEntries(sorted.history, replicas, fail),
+    history,
   };
 }
