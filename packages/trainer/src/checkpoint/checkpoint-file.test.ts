@@ -120,7 +120,7 @@ describe('writeCheckpoint and readCheckpoint', () => {
       seconds: 12.5,
       optimizer: 'Nadam',
       optimizer_step: 3000,
-      data_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
+      content_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) as unknown,
     });
     expect(datasets.get('weights/network/kernel_0')?.shape).toEqual([2, 2, 3]);
     expect(datasets.get('optimizer/velocity/network/bias_0')?.shape).toEqual([2, 1, 3]);
@@ -223,7 +223,7 @@ describe('writeCheckpoint and readCheckpoint', () => {
     expect(error.message).toContain(problem);
   });
 
-  it('should refuse a checkpoint whose numbers changed on disk, and read one without a checksum', async () => {
+  it('should refuse a checkpoint whose content changed on disk, and read one without a checksum', async () => {
     const flipped = await readError(
       await editedCheckpoint((datasets) => {
         const best = datasets.get('stopping/best_weights/network/kernel_0')?.data as Float32Array;
@@ -231,12 +231,18 @@ describe('writeCheckpoint and readCheckpoint', () => {
         bits[5] ^= 1 << 20;
       }),
     );
-    expect(flipped.key).toBe('data_sha256');
+    expect(flipped.key).toBe('content_sha256');
+    const otherEpoch = await readError(
+      await editedCheckpoint((_, attributes) => {
+        attributes.epoch = 3001;
+      }),
+    );
+    expect(otherEpoch.key).toBe('content_sha256');
     expect(flipped.message).toContain(
-      'the stored numbers do not match their checksum: the file was damaged after it was written',
+      'the stored content does not match its checksum: the file was damaged after it was written',
     );
     const unchecked = await editedCheckpoint((_, attributes) => {
-      delete attributes.data_sha256;
+      delete attributes.content_sha256;
     });
     expect(await readCheckpoint(unchecked, FINGERPRINT)).toEqual(sampleCheckpoint());
   });

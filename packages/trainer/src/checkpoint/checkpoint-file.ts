@@ -49,13 +49,21 @@ function historyRows(
   return rows;
 }
 
+/** The root attribute that holds {@link contentDigest}. */
+const CONTENT_DIGEST = 'content_sha256';
+
 /**
- * SHA-256 (hex) of a checkpoint's datasets: every path, dtype, shape and the bytes of its values,
- * in sorted path order. Stored as the root attribute `data_sha256`, it lets a resume refuse a
- * file whose numbers changed on disk (a bit flip, a damaged copy) instead of continuing from them.
+ * SHA-256 (hex) of a checkpoint's content: its root attributes (but the digest itself) in sorted
+ * order, then every dataset's path, dtype, shape and the bytes of its values in sorted path
+ * order. Stored as the root attribute `content_sha256`, it lets a resume refuse a file that
+ * changed on disk (a bit flip, a damaged copy) instead of continuing from it.
  */
-function datasetsDigest(datasets: ReadonlyMap<string, Hdf5Dataset>): string {
+function contentDigest(attributes: Attributes, datasets: ReadonlyMap<string, Hdf5Dataset>): string {
   const hash = createHash('sha256');
+  const described = Object.entries(attributes)
+    .filter(([key]) => key !== CONTENT_DIGEST)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  hash.update(`${JSON.stringify(described)}\0`);
   for (const path of [...datasets.keys()].sort()) {
     const { shape, data } = datasets.get(path) as Hdf5Dataset;
     hash.update(`${path}\0${data.constructor.name}\0${shape.join(',')}\0`);
@@ -69,8 +77,9 @@ function datasetsDigest(datasets: ReadonlyMap<string, Hdf5Dataset>): string {
  * while writing leaves the previous checkpoint intact.
  *
  * Layout — root attributes `format` (`partonfit-checkpoint-1`), `runcard_sha256`, `replicas`
- * (1-based), `epoch` (epochs done), `seconds`, `optimizer`, `optimizer_step`, `data_sha256` (a
- * checksum of every dataset, checked when the checkpoint is read); datasets, float32
+ * (1-based), `epoch` (epochs done), `seconds`, `optimizer`, `optimizer_step`, `content_sha256`
+ * (a checksum of every other attribute and every dataset, checked when the checkpoint is read);
+ * datasets, float32
  * with replicas first unless said otherwise:
  * - `weights/<weight>`: every model weight, e.g. `weights/network/kernel_0` (replicas, in, out);
  * - `optimizer/<statistic>/<weight>`: per trainable weight, e.g. `optimizer/velocity/network/bias_2`;
@@ -111,39 +120,35 @@ export async function writeCheckpoint(file: string, checkpoint: TrainingCheckpoi
       data: historyRows(history, key, replicas),
     });
   }
-  await writeHdf5File(file, {
-    datasets,
-    attributes: {
-      format: CHECKPOINT_FORMAT,
-      runcard_sha256: fingerprint.runcardSha256,
-      replicas: [...fingerprint.replicas],
-      ...(fingerprint.inputsSha256 === undefined
-        ? {}
-        : { inputs_sha256: fingerprint.inputsSha256 }),
-      epoch: checkpoint.epoch,
-      seconds: checkpoint.seconds,
-      optimizer: checkpoint.optimizer.name,
-      optimizer_step: checkpoint.optimizer.step,
-      data_sha256: datasetsDigest(new Map(Object.entries(datasets))),
-    },
-  });
+  const attributes = {
+    format: CHECKPOINT_FORMAT,
+    runcard_sha256: fingerprint.runcardSha256,
+    replicas: [...fingerprint.replicas],
+    ...(fingerprint.inputsSha256 === undefined ? {} : { inputs_sha256: fingerprint.inputsSha256 }),
+    epoch: checkpoint.epoch,
+    seconds: checkpoint.seconds,
+    optimizer: checkpoint.optimizer.name,
+    optimizer_step: checkpoint.optimizer.step,
+  };
+  const digest = contentDigest(attributes, new Map(Object.entries(datasets)));
+  await writeHdf5File(file, { datasets, attributes: { ...attributes, [CONTENT_DIGEST]: digest } });
 }
 
 /**
- * Refuses a checkpoint whose datasets do not match the checksum written with them. Checkpoints
+ * Refuses a checkpoint whose content does not match the checksum written with it. Checkpoints
  * written before partonfit stored one are read unchecked.
  */
-function checkDataDigest(
+function checkContentDigest(
   attributes: Attributes,
   datasets: ReadonlyMap<string, Hdf5Dataset>,
   fail: (key: string, problem: string) => InputFileError,
 ): void {
-  const stored = attributes.data_sha256;
+  const stored = attributes[CONTENT_DIGEST];
   if (stored === undefined) return;
-  if (stored !== datasetsDigest(datasets)) {
+  if (stored !== contentDigest(attributes, datasets)) {
     throw fail(
-      'data_sha256',
-      'the stored numbers do not match their checksum: the file was damaged after it was written (a bit flip, a broken copy); start the fit without resuming',
+      CONTENT_DIGEST,
+      'the stored content does not match its checksum: the file was damaged after it was written (a bit flip, a broken copy); start the fit without resuming',
     );
   }
 }
@@ -333,7 +338,7 @@ function historyEntries(
  * @param expected - this fit's fingerprint (see {@link runFingerprint})
  * @throws InputFileError naming the file when it is missing ("no checkpoint to resume from"), is
  *   not HDF5 or not a checkpoint, has a missing or malformed entry (the entry is the `key`), or
- *   numbers that do not match their checksum (`data_sha256`);
+ *   content that does not match its checksum (`content_sha256`);
  *   CheckpointMismatchError (an InputFileError) when it was written by another runcard, for
  *   other replicas, or in another format
  */
@@ -367,8 +372,11 @@ export async function readCheckpoint(
   ) as Record<StoppingArrayKey, Float32Array>;
   const stoppingCheckpoint: StoppingCheckpoint = { ...stopping, bestWeights: sorted.bestWeights };
   const history = historyEntries(sorted.history, replicas, fail);
+  const epoch = count(attributes, 'epoch', fail);
+  const seconds = count(attributes, 'seconds', fail, false);
+  const step = count(attributes, 'optimizer_step', fail);
   // Last, so that a malformed entry is named before the checksum says the file changed.
-  checkDataDigest(attributes, datasets, fail);
+  checkContentDigest(attributes, datasets, fail);
   return {
     fingerprint: {
       runcardSha256: expected.runcardSha256,
@@ -377,12 +385,12 @@ export async function readCheckpoint(
         ? { inputsSha256: attributes.inputs_sha256 }
         : {}),
     },
-    epoch: count(attributes, 'epoch', fail),
-    seconds: count(attributes, 'seconds', fail, false),
+    epoch,
+    seconds,
     weights: sorted.weights,
     optimizer: {
       name: optimizer,
-      step: count(attributes, 'optimizer_step', fail),
+      step,
       slots: sorted.slots,
     },
     stopping: stoppingCheckpoint,

@@ -1,0 +1,96 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PartonfitError, SeededRandom } from '@partonfit/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
+import type { RunFingerprint } from './run-fingerprint.js';
+import type { TrainingCheckpoint } from './training-checkpoint.js';
+
+const MUTATIONS = 2000;
+const FINGERPRINT: RunFingerprint = { runcardSha256: 'cd'.repeat(32), replicas: [1, 2] };
+
+/** A small checkpoint of two replicas. */
+function checkpoint(): TrainingCheckpoint {
+  const values = (length: number, first: number) =>
+    Float32Array.from({ length }, (_, i) => first + i / 3);
+  return {
+    fingerprint: FINGERPRINT,
+    epoch: 200,
+    seconds: 1.5,
+    weights: new Map([['network/kernel_0', { shape: [2, 2, 3], data: values(12, 0.5) }]]),
+    optimizer: {
+      name: 'Adam',
+      step: 200,
+      slots: new Map([
+        ['momentum', new Map([['network/kernel_0', { shape: [2, 2, 3], data: values(12, 1e-6) }]])],
+      ]),
+    },
+    stopping: {
+      bestValidation: Float32Array.of(Number.POSITIVE_INFINITY, 3.5),
+      bestEpoch: Float32Array.of(-1, 150),
+      stopEpoch: Float32Array.of(-1, -1),
+      waiting: Float32Array.of(0, 50),
+      counting: Float32Array.of(0, 1),
+      failed: Float32Array.of(0, 0),
+      bestWeights: new Map([['network/kernel_0', { shape: [2, 2, 3], data: values(12, 0.25) }]]),
+    },
+    multipliers: new Map([['positivity/POSF2U', 10]]),
+    history: [{ epoch: 100, training: Float32Array.of(5, 4), validation: Float32Array.of(6, 5) }],
+  };
+}
+
+/** `bytes` with one damage drawn from `random`: bytes overwritten or flipped, or a truncation. */
+function damage(bytes: Uint8Array, random: SeededRandom): Uint8Array {
+  const copy = Uint8Array.from(bytes);
+  const at = () => random.nextUint32() % copy.length;
+  switch (random.nextUint32() % 4) {
+    case 0:
+      copy[at()] ^= 1 << (random.nextUint32() % 8);
+      return copy;
+    case 1:
+      for (let k = 0; k < 8; k++) copy[at()] = random.nextUint32() % 256;
+      return copy;
+    case 2: {
+      const start = at();
+      copy.fill(random.nextUint32() % 2 === 0 ? 0 : 255, start, start + 16);
+      return copy;
+    }
+    default:
+      return copy.slice(0, at());
+  }
+}
+
+describe('readCheckpoint on damaged files', () => {
+  const folders: string[] = [];
+  afterAll(async () => {
+    await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+  });
+
+  it(`should read back the checkpoint or throw a partonfit error, over ${MUTATIONS} damaged copies`, async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'partonfit-checkpoint-fuzz-'));
+    folders.push(folder);
+    const original = join(folder, 'checkpoint.h5');
+    await writeCheckpoint(original, checkpoint());
+    const bytes = new Uint8Array(await readFile(original));
+    const random = new SeededRandom(20_261_124);
+    const damaged = join(folder, 'damaged.h5');
+    let refused = 0;
+    for (let mutation = 0; mutation < MUTATIONS; mutation++) {
+      await writeFile(damaged, damage(bytes, random));
+      try {
+        // Whatever is read back is exactly what was written: the checksum covers the rest.
+        expect(await readCheckpoint(damaged, FINGERPRINT)).toEqual(checkpoint());
+      } catch (error) {
+        if (!PartonfitError.isInstance(error)) {
+          throw new Error(`mutation ${mutation}: not a partonfit error: ${String(error)}`, {
+            cause: error,
+          });
+        }
+        refused++;
+      }
+    }
+    // Much of an HDF5 file is free space, where damage changes nothing; the rest is refused.
+    expect(refused).toBeGreaterThan(MUTATIONS / 20);
+  });
+});
