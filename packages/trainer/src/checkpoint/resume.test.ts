@@ -14,6 +14,7 @@ import {
   type TrainingOptions,
   type TrainingResult,
 } from '../training/train-replicas.js';
+import { TrainingInterruptedError } from '../training/training-interrupted-error.js';
 import { closureInputs, smallClosureRuncard } from '../training/training.fixture.js';
 import { CheckpointMismatchError } from './checkpoint-mismatch-error.js';
 import { readCheckpoint } from './checkpoint-file.js';
@@ -143,6 +144,43 @@ describeOnBackends('trainReplicas: checkpoints and resume', () => {
     expect(again.chi2PerPoint).toEqual(uninterrupted.chi2PerPoint);
     expect(await weightValues(again)).toEqual(await weightValues(uninterrupted));
     for (const result of [uninterrupted, resumed, again]) dispose(result);
+  });
+
+  it('should write the checkpoint at once when interrupted mid-interval, and resume exactly', async () => {
+    const file = await freshCheckpointFile();
+    const options = { logEvery: 10, checkpoint: { file, every: 1000 } };
+    const uninterrupted = await trainReplicas(runcard, inputs, { logEvery: 10 });
+    const controller = new AbortController();
+    // A signal handler that fires while the loop runs: a chain of event-loop turns.
+    let turns = 0;
+    const tick = () => {
+      if (++turns === 55) controller.abort('SIGTERM');
+      else setImmediate(tick);
+    };
+    setImmediate(tick);
+    const error: unknown = await trainReplicas(runcard, inputs, {
+      ...options,
+      signal: controller.signal,
+    }).catch((thrown: unknown) => thrown);
+    expect(TrainingInterruptedError.isInstance(error)).toBe(true);
+    const { epoch, checkpointFile, message } = error as TrainingInterruptedError;
+    expect(checkpointFile).toBe(file);
+    expect(message).toBe(
+      `training interrupted (SIGTERM) after ${epoch} epochs; checkpoint written to ${file}: continue with --resume`,
+    );
+    // Between two read-backs and long before the checkpoint every 1,000 epochs.
+    expect(epoch).toBeGreaterThan(40);
+    expect(epoch).toBeLessThan(70);
+    expect(epoch % 10).not.toBe(0);
+    const saved = await readCheckpoint(file, runFingerprint(runcard, REPLICAS));
+    expect(saved.epoch).toBe(epoch);
+    expect(saved.optimizer.step).toBe(epoch);
+    const resumed = await trainReplicas(runcard, inputs, { ...options, resume: true });
+    expect(resumed.stopping).toEqual(uninterrupted.stopping);
+    expect(resumed.history).toEqual(uninterrupted.history);
+    expect(resumed.chi2PerPoint).toEqual(uninterrupted.chi2PerPoint);
+    expect(await weightValues(resumed)).toEqual(await weightValues(uninterrupted));
+    for (const result of [uninterrupted, resumed]) dispose(result);
   });
 
   it('should leave no tensors behind when saving, restoring and failing', async () => {

@@ -59,6 +59,12 @@ export interface FitRequest {
    * inputs are prepared, instead of refusing to mix the two. Not with `resume`.
    */
   readonly overwrite?: boolean;
+  /**
+   * Stops the fit when aborted (e.g. on SIGTERM or SIGINT): the checkpoint is written at once and
+   * a TrainingInterruptedError thrown; `resume` continues it. Heard before every training step
+   * (the first included), not while the inputs are prepared or the fit folder is written.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** A replica that diverged during the fit. */
@@ -261,6 +267,7 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     resume,
     fingerprint,
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
   });
   const replicaParameters = await sliceReplicas(result.model);
   const { runcardSha256 } = fingerprint;

@@ -16,6 +16,7 @@ export {
   type TrainingProgress,
   type TrainingResult,
 } from './train-replicas.js';
+export { TrainingInterruptedError } from './training-interrupted-error.js';
 export {
   disposeStepLosses,
   trainingStep,

@@ -17,6 +17,7 @@ import { ReplicaPdfModel, type ReplicaPdfModelOptions } from '../model/pdf-model
 import { createReplicaOptimizer } from '../optimizers/replica-optimizer.js';
 import { ReplicaStopping, type StoppingSnapshot } from '../stopping/replica-stopping.js';
 import { FitObjective, lagrangeOptions } from './fit-objective.js';
+import { TrainingInterruptedError } from './training-interrupted-error.js';
 import { TrainingSteps } from './training-step.js';
 import {
   captureCheckpoint,
@@ -62,6 +63,13 @@ export interface TrainingOptions {
   readonly fingerprint?: RunFingerprint;
   /** The model's options, e.g. a custom preprocessing layer. */
   readonly model?: ReplicaPdfModelOptions;
+  /**
+   * Stops the training when aborted (e.g. from a SIGTERM or SIGINT handler): after the step in
+   * progress, the checkpoint is written (with `checkpoint`) and a TrainingInterruptedError is
+   * thrown; resuming from that checkpoint ends exactly as an uninterrupted fit. With a signal the
+   * loop lets the event loop run between steps, so that signal handlers are heard at once.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What the fit looks like at a read-back. */
@@ -163,8 +171,14 @@ interface LoopSettings {
   readonly logEvery: number;
   readonly checkpoint: { readonly file: string; readonly every: number } | undefined;
   readonly onProgress: TrainingOptions['onProgress'];
+  readonly signal: AbortSignal | undefined;
   /** `performance.now()` at the start of this run. */
   readonly start: number;
+}
+
+/** Lets pending callbacks (signal handlers among them) run before the next step. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**
@@ -177,7 +191,7 @@ async function runEpochs(
   settings: LoopSettings,
   loop: TrainingLoopState,
 ): Promise<LoopResult> {
-  const { checkpoint, onProgress, epochs, fingerprint } = settings;
+  const { checkpoint, onProgress, epochs, fingerprint, signal } = settings;
   const every = checkpoint?.every ?? CHECKPOINT_EVERY;
   const seconds = () => loop.seconds + (performance.now() - settings.start) / 1000;
   const steps = new TrainingSteps(parts, inputs.trainingCounts, {
@@ -188,8 +202,23 @@ async function runEpochs(
   let nextCheckpoint = (Math.floor(loop.epoch / every) + 1) * every;
   let epochsRun = loop.epoch;
   let snapshot = await parts.stopping.snapshot();
+  const interrupt = async (): Promise<never> => {
+    if (checkpoint !== undefined) {
+      const state = { epoch: epochsRun, seconds: seconds(), history };
+      await writeCheckpoint(checkpoint.file, await captureCheckpoint(parts, fingerprint, state));
+    }
+    throw new TrainingInterruptedError({
+      epoch: epochsRun,
+      checkpointFile: checkpoint?.file,
+      reason: String(signal?.reason ?? 'aborted'),
+    });
+  };
   try {
     for (let epoch = loop.epoch; epoch < epochs && !ReplicaStopping.allStopped(snapshot); epoch++) {
+      if (signal !== undefined) {
+        await yieldToEventLoop();
+        if (signal.aborted) await interrupt();
+      }
       steps.step(epoch);
       epochsRun = epoch + 1;
       if (!steps.endsInterval(epoch)) continue;
@@ -263,7 +292,8 @@ async function replicaChi2(
  * @throws InvalidArgumentError for a `logEvery` or `checkpoint.every` that is not a positive
  *   integer, or `resume` without `checkpoint`
  * @throws InputFileError naming the checkpoint file when resuming from a missing or malformed
- *   one; CheckpointMismatchError when it belongs to another runcard or other replicas
+ *   one; CheckpointMismatchError when it belongs to another runcard or other replicas;
+ *   TrainingInterruptedError when `signal` was aborted (after writing the checkpoint)
  */
 export async function trainReplicas(
   runcard: Runcard,
@@ -291,6 +321,7 @@ export async function trainReplicas(
             every: positiveInteger(checkpoint.every ?? CHECKPOINT_EVERY, 'checkpoint.every'),
           },
     onProgress: options.onProgress,
+    signal: options.signal,
     start,
   };
   const integration = options.integrationGrid ?? gaussIntegrationGrid(100);
