@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
-import { loadRuncard, PartonfitError } from '@partonfit/core';
-import { BACKEND_REQUESTS, describeBackendSelection, initBackend } from '@partonfit/backend';
 import {
-  CHECKPOINT_EVERY,
-  type FitSummary,
   formatReplicaSelection,
+  loadRuncard,
   parseReplicaSelection,
-  runFit,
-} from '@partonfit/trainer';
+  PartonfitError,
+} from '@partonfit/core';
+import { BACKEND_REQUESTS, describeBackendSelection, initBackend } from '@partonfit/backend';
+import type { FitSummary } from '@partonfit/fit-folder';
+import { CHECKPOINT_EVERY, runFit } from '@partonfit/trainer';
 import type { TrainingProgress } from '@partonfit/trainer';
 import { defineCommand, UsageError, type Command } from './define-command.js';
 import { backendOption, positiveOption } from './option-values.js';

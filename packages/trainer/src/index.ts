@@ -10,6 +10,5 @@ export * from './lagrange/index.js';
 export * from './model/index.js';
 export * from './optimizers/index.js';
 export * from './replica-mask/index.js';
-export * from './replicas/index.js';
 export * from './stopping/index.js';
 export * from './training/index.js';

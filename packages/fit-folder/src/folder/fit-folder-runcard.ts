@@ -10,7 +10,7 @@ import {
 import { POSTFIT_FILES } from '../postfit/postfit.js';
 
 /** The files a fit writes into its fit folder, which `clearFitFolder` removes. */
-const FIT_FILES = ['nnfit', POSTFIT_FILES.folder, 'summary.json', 'runcard.yml'];
+const FIT_FILES = ['nnfit', POSTFIT_FILES.folder, 'summary.json', 'summaries', 'runcard.yml'];
 const CHECKPOINT = /^\.?checkpoint_replicas_.*\.h5(\.[0-9a-f]{12}\.tmp)?$/;
 
 /**
@@ -43,7 +43,7 @@ export async function checkFitFolderRuncard(fitFolder: string, runcard: Runcard)
 
 /**
  * Deletes what a fit wrote into `fitFolder` — `nnfit/`, `postfit/`, `summary.json`,
- * `runcard.yml` and every `checkpoint_replicas_*.h5` — and leaves any other file there alone.
+ * `summaries/`, `runcard.yml` and every `checkpoint_replicas_*.h5` — and leaves any other file there alone.
  * For `partonfit fit --overwrite`.
  *
  * @returns the names removed

@@ -15,6 +15,15 @@ export {
 } from './exportgrid.js';
 export { parseExportGrid, readExportGrid } from './exportgrid-reader.js';
 export { fitFolderPaths, type FitFolderPaths } from './fit-folder-paths.js';
+export {
+  fitSummaryFile,
+  mergeFitSummaries,
+  rebuildFitSummary,
+  writeFitSummary,
+  type DivergedReplica,
+  type FitQuality,
+  type FitSummary,
+} from './fit-summary.js';
 export { checkFitFolderRuncard, clearFitFolder } from './fit-folder-runcard.js';
 export {
   ARC_LENGTH_FLAVOURS,

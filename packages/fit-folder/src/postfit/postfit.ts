@@ -6,6 +6,7 @@ import { writeFileAtomic } from '@partonfit/io';
 import { readExportGrid } from '../folder/exportgrid-reader.js';
 import { formatExportGrid, type ExportGridContents } from '../folder/exportgrid.js';
 import { fitFolderPaths, type FitFolderPaths } from '../folder/fit-folder-paths.js';
+import { rebuildFitSummary } from '../folder/fit-summary.js';
 import { listReplicaFolders } from '../folder/replica-folders.js';
 import { DEFAULT_VETO_THRESHOLDS, determineVetoes, type VetoThresholds } from './fit-veto.js';
 import { readReplicaFitInfo, type ReplicaRecord } from './replica-fit-info.js';
@@ -410,6 +411,8 @@ export async function runPostfit(
     await rm(building, { recursive: true, force: true });
     throw error;
   }
+  // Every fit process has finished by now: the fit's summary covers them all.
+  await rebuildFitSummary(folder);
   options.report?.(written);
   return result;
 }

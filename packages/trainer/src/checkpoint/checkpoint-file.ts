@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { access } from 'node:fs/promises';
-import { InputFileError, ShapeError } from '@partonfit/core';
+import { formatReplicaSelection, InputFileError, ShapeError } from '@partonfit/core';
 import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
-import { formatReplicaSelection } from '../replicas/replica-selection.js';
 import { CheckpointMismatchError } from './checkpoint-mismatch-error.js';
 import type { RunFingerprint } from './run-fingerprint.js';
 import {

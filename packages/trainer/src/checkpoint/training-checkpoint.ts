@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { formatReplicaSelection } from '../replicas/replica-selection.js';
+import { formatReplicaSelection } from '@partonfit/core';
 import type { RunFingerprint } from './run-fingerprint.js';
 
 /** Default epochs between two checkpoints. */

@@ -1,27 +1,8 @@
 import type * as tf from '@tensorflow/tfjs-core';
 import type { Chi2Structure } from '@partonfit/core';
 import { chi2FromStructure, type FitInputs } from '@partonfit/fktables';
+import type { FitQuality } from '@partonfit/fit-folder';
 import type { FitObjective } from '../training/fit-objective.js';
-
-/**
- * How well the replicas describe the data and, in a closure test, the truth — computed over the
- * replicas that passed (those postfit would keep).
- */
-export interface FitQuality {
-  /** χ²/n of the replica average's predictions against the central data. */
-  readonly averageChi2PerPoint: number;
-  /**
-   * Per dataset: the dataset's part of the χ² of the replica average, rᵀ(C⁻¹)_dd r / n_d — its
-   * χ²/n when the dataset is a covariance block of its own (no systematic shared with another).
-   */
-  readonly datasetChi2PerPoint: Readonly<Record<string, number>>;
-  /**
-   * Closure tests only: bias / variance in data space (NNPDF4.0's estimator), with the
-   * experimental covariance: bias = (T̄ − T_true)ᵀ C⁻¹ (T̄ − T_true) and variance =
-   * mean_r (T_r − T̄)ᵀ C⁻¹ (T_r − T̄). Near 1 for a faithful fit.
-   */
-  readonly biasVarianceRatio: number | undefined;
-}
 
 function quadratic(structure: Chi2Structure, residuals: Float64Array): Float64Array {
   return chi2FromStructure(structure, residuals);

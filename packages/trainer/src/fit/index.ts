@@ -1,2 +1,2 @@
-export { fitQuality, replicaPredictions, type FitQuality } from './closure-metrics.js';
-export { runFit, type DivergedReplica, type FitRequest, type FitSummary } from './run-fit.js';
+export { fitQuality, replicaPredictions } from './closure-metrics.js';
+export { runFit, type FitRequest } from './run-fit.js';

@@ -22,14 +22,16 @@ import {
   chi2ExpsLogText,
   clearFitFolder,
   fitFolderPaths,
+  writeFitSummary,
   writeReplicaOutputs,
+  type FitSummary,
 } from '@partonfit/fit-folder';
 import {
   trainReplicas,
   type TrainingProgress,
   type TrainingResult,
 } from '../training/train-replicas.js';
-import { fitQuality, replicaPredictions, type FitQuality } from './closure-metrics.js';
+import { fitQuality, replicaPredictions } from './closure-metrics.js';
 
 /** What `partonfit fit` needs. */
 export interface FitRequest {
@@ -65,44 +67,6 @@ export interface FitRequest {
    * (the first included), not while the inputs are prepared or the fit folder is written.
    */
   readonly signal?: AbortSignal;
-}
-
-/** A replica that diverged during the fit. */
-export interface DivergedReplica {
-  readonly replica: number;
-  /** The epoch at which its training or validation loss stopped being finite. */
-  readonly epoch: number;
-  /** The best epoch whose weights it keeps, or null when it had none (no PDF written). */
-  readonly bestEpoch: number | null;
-}
-
-/** The fit-level summary written to `summary.json` and shown at the end. */
-export interface FitSummary {
-  readonly fit: string;
-  readonly folder: string;
-  readonly replicas: readonly number[];
-  readonly backend: string;
-  readonly epochsRun: number;
-  /** Replicas with a best epoch (POS_PASS), and without (POS_VETO). */
-  readonly passed: readonly number[];
-  readonly vetoed: readonly number[];
-  /**
-   * Replicas whose loss stopped being finite: the epoch, and the best epoch whose weights were
-   * written (null when it had none: its folder holds its JSON and log but no PDF).
-   */
-  readonly diverged: readonly DivergedReplica[];
-  /** Per replica: χ²/n against the central data, at the best epoch. */
-  readonly experimentalChi2: readonly number[];
-  /**
-   * Over the replicas that passed (or, if none did, every replica that did not diverge);
-   * undefined when every replica diverged.
-   */
-  readonly quality: FitQuality | undefined;
-  readonly seconds: {
-    readonly setup: number;
-    readonly training: number;
-    readonly msPerStep: number;
-  };
 }
 
 /** The predictions `(rows, data)` of the given replica rows, from those of every replica. */
@@ -362,7 +326,7 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
       msPerStep: (1000 * result.seconds) / result.epochsRun,
     },
   };
-  await writeFileAtomic(paths.summary, `${JSON.stringify(summary, null, 2)}\n`);
+  await writeFitSummary(paths.fitFolder, summary);
   result.objective.dispose();
   result.model.dispose();
   return summary;

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@partonfit/core';
+import { InvalidArgumentError } from '../errors/index.js';
 import { describe, expect, it } from 'vitest';
 import { formatReplicaSelection, parseReplicaSelection } from './replica-selection.js';
 

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, MAX_RUNCARD_SEED } from '@partonfit/core';
+import { InvalidArgumentError } from '../errors/index.js';
+import { MAX_RUNCARD_SEED } from '../seeds/index.js';
 
 /**
  * The replicas named on the command line (`--replicas`): a number (`7`), a range (`1-100`) or a
