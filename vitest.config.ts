@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { integrationProject } from './vitest.shared.js';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts', 'bench', 'scripts/doctest'],
+    projects: ['packages/*/vitest.config.ts', 'bench', 'scripts/doctest', integrationProject()],
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });

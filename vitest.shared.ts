@@ -1,5 +1,10 @@
 import { defineProject } from 'vitest/config';
 
+/** Workspace packages resolve to their TypeScript sources in tests. */
+const SOURCE_CONDITIONS = ['@partonfit/source', 'node', 'import', 'default'];
+/** Slow tests of real external programs, in the `integration` project. */
+const INTEGRATION_TESTS = 'src/**/*.integration.test.ts';
+
 /**
  * The vitest project of one workspace package: its tests sit beside the code in `src/`, and
  * workspace packages are resolved to their TypeScript sources (the `@partonfit/source` export
@@ -7,13 +12,33 @@ import { defineProject } from 'vitest/config';
  */
 export function packageProject(name: string) {
   return defineProject({
-    resolve: { conditions: ['@partonfit/source', 'node', 'import', 'default'] },
-    ssr: { resolve: { conditions: ['@partonfit/source', 'node', 'import', 'default'] } },
+    resolve: { conditions: SOURCE_CONDITIONS },
+    ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
     test: {
       name,
       include: ['src/**/*.test.ts'],
+      exclude: [INTEGRATION_TESTS],
       environment: 'node',
       testTimeout: 60_000,
+    },
+  });
+}
+
+/**
+ * The `integration` project: every package's `src/**\/*.integration.test.ts`, the slow tests
+ * that start real external programs (a SLURM cluster) and run the built command line. They run
+ * in `npm test` and CI like the others, in a project of their own.
+ */
+export function integrationProject() {
+  return defineProject({
+    resolve: { conditions: SOURCE_CONDITIONS },
+    ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
+    test: {
+      name: 'integration',
+      include: [`packages/*/${INTEGRATION_TESTS}`],
+      environment: 'node',
+      testTimeout: 600_000,
+      hookTimeout: 120_000,
     },
   });
 }

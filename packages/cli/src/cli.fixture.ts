@@ -1,3 +1,6 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { partonfitCommand } from './partonfit-command.js';
 import { runCli } from './run-cli.js';
 
 /** Runs `partonfit <args>` and captures its exit code, standard output and standard error. */
@@ -9,4 +12,23 @@ export async function runCaptured(...args: string[]) {
     error: (text) => (error += text),
   });
   return { code, out, error };
+}
+
+/** The built `partonfit <args>` in a process of its own, standard error piped. */
+export function startPartonfit(args: readonly string[]): ChildProcessByStdio<null, null, Readable> {
+  const [node = process.execPath, ...main] = partonfitCommand();
+  return spawn(node, [...main, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** The exit code and standard error of a process of {@link startPartonfit}, once it ended. */
+export function processEnd(
+  child: ChildProcessByStdio<null, null, Readable>,
+): Promise<{ code: number | null; error: string }> {
+  let error = '';
+  child.stderr.on('data', (chunk: Buffer) => (error += chunk.toString()));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      resolve({ code, error });
+    });
+  });
 }

@@ -65,6 +65,21 @@ export interface CommandDefinition<O extends CommandOptions> {
   readonly run: (parsed: ParsedCommand<O>, terminal: Terminal) => Promise<void>;
 }
 
+/**
+ * Ends a command with one line on standard error and an exit code of its own, for outcomes that
+ * are neither success nor failure (a fit interrupted by a signal after writing its checkpoint).
+ */
+export class CommandExit extends Error {
+  /** The process exit code. */
+  readonly code: number;
+
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = 'CommandExit';
+    this.code = code;
+  }
+}
+
 /** Whether `args` ask for help: `--help` or `-h` anywhere before a `--`, whatever else they hold. */
 function asksForHelp(args: readonly string[]): boolean {
   const end = args.indexOf('--');
@@ -114,6 +129,10 @@ export function defineCommand<O extends CommandOptions>(definition: CommandDefin
         return 0;
       } catch (error) {
         terminal.status?.('');
+        if (error instanceof CommandExit) {
+          terminal.error(`partonfit ${name}: ${error.message}\n`);
+          return error.code;
+        }
         if (error instanceof UsageError || isParseArgsError(error)) {
           terminal.error(`partonfit ${name}: ${error.message}\nusage: ${usage}\n`);
           return EXIT_USAGE;

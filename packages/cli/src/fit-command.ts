@@ -7,9 +7,10 @@ import {
 } from '@partonfit/core';
 import { BACKEND_REQUESTS, describeBackendSelection, initBackend } from '@partonfit/backend';
 import type { FitSummary } from '@partonfit/fit-folder';
-import { CHECKPOINT_EVERY, runFit } from '@partonfit/trainer';
+import { EXIT_INTERRUPTED } from '@partonfit/cluster';
+import { CHECKPOINT_EVERY, runFit, TrainingInterruptedError } from '@partonfit/trainer';
 import type { TrainingProgress } from '@partonfit/trainer';
-import { defineCommand, UsageError, type Command } from './define-command.js';
+import { CommandExit, defineCommand, UsageError, type Command } from './define-command.js';
 import { backendOption, positiveOption } from './option-values.js';
 import type { Terminal } from './terminal.js';
 
@@ -86,7 +87,9 @@ function describeSummary(summary: FitSummary): string {
  * `<output>/<fit>/checkpoint_replicas_<selection>.h5` every `--checkpoint-every` epochs (default 1000); `--resume`
  * continues a killed fit from it. A fit folder holding another runcard's fit is refused unless
  * `--overwrite` deletes it; diverged replicas are named, and the command fails only when every
- * replica diverged.
+ * replica diverged. SIGTERM (a batch scheduler's preemption or time limit) and SIGINT (Ctrl-C)
+ * stop the training after the step in progress with its checkpoint written: exit code
+ * {@link EXIT_INTERRUPTED}, continue with `--resume`.
  */
 export function fitCommand(version: string): Command {
   return defineCommand({
@@ -118,6 +121,15 @@ export function fitCommand(version: string): Command {
       }
       const backend = await initBackend(request);
       terminal.error(`${describeBackendSelection(backend)}\n`);
+      const interruption = new AbortController();
+      const interrupt = (signal: NodeJS.Signals) => {
+        interruption.abort(signal);
+      };
+      // Kept for the whole fit: a scheduler signals the batch shell and its processes alike, so
+      // a second SIGTERM can follow the first; with the default action it would kill the fit
+      // before the checkpoint is written. Aborting twice is harmless.
+      process.on('SIGTERM', interrupt);
+      process.on('SIGINT', interrupt);
       const summary = await runFit({
         runcard,
         runcardFile,
@@ -132,7 +144,16 @@ export function fitCommand(version: string): Command {
         checkpointEvery,
         resume: values.resume,
         overwrite: values.overwrite,
-      });
+        signal: interruption.signal,
+      })
+        .catch((error: unknown) => {
+          if (!TrainingInterruptedError.isInstance(error)) throw error;
+          throw new CommandExit(EXIT_INTERRUPTED, error.message);
+        })
+        .finally(() => {
+          process.off('SIGTERM', interrupt);
+          process.off('SIGINT', interrupt);
+        });
       terminal.status?.('');
       terminal.out(describeSummary(summary));
       if (summary.diverged.length === summary.replicas.length) {

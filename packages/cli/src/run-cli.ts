@@ -5,6 +5,8 @@ import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
 import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
+import { statusCommand } from './status-command.js';
+import { submitCommand } from './submit-command.js';
 import { EXIT_USAGE, type Command } from './define-command.js';
 import type { Terminal } from './terminal.js';
 
@@ -14,6 +16,8 @@ const COMMANDS: readonly Command[] = [
   exportCommand,
   postfitCommand,
   predictCommand,
+  submitCommand,
+  statusCommand,
   backendCommand,
 ];
 

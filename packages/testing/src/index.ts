@@ -10,3 +10,4 @@
 export { describeOnBackends, TEST_BACKENDS, type TestBackend } from './backends.js';
 export { CLOSURE_RUNCARD } from './closure-runcard.js';
 export { cyclingChannels } from './luminosity-channels.js';
+export { localSlurmUnavailable, startLocalSlurm, type LocalSlurm } from './local-slurm.js';

@@ -22,10 +22,10 @@ function canonicalJson(value: unknown): string {
  *
  * @example
  * ```ts
- * import { parseRuncard, runcardDigest } from '@partonfit/core';
+ * import { loadRuncard, runcardDigest } from '@partonfit/core';
  *
- * const { runcard } = parseRuncard('dataset_inputs: [{ dataset: CLOSURE_F2P }]\n');
- * runcardDigest(runcard).length; // 64
+ * const { runcard } = await loadRuncard('examples/closure.yml');
+ * console.log(runcardDigest(runcard).length); // 64
  * ```
  */
 export function runcardDigest(runcard: Runcard): string {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { InvalidArgumentError, positiveInteger } from '@partonfit/core';
+import { formatReplicaSelection, InvalidArgumentError, positiveInteger } from '@partonfit/core';
 
 /** The files of one replica in a fit folder, and the fit-level files beside them. */
 export interface FitFolderPaths {
@@ -58,4 +58,15 @@ export function fitFolderPaths(
     weights: join(replicaFolder, 'weights.h5'),
     chi2ExpsLog: join(replicaFolder, 'chi2exps.log'),
   };
+}
+
+/**
+ * `<fitFolder>/checkpoint_replicas_<selection>.h5`, e.g. `checkpoint_replicas_1-10.h5`: one file
+ * per replica selection, so that jobs fitting other replicas into the same fit folder keep their
+ * own checkpoints.
+ *
+ * @param replicas - the replicas, 1-based, increasing
+ */
+export function checkpointFile(fitFolder: string, replicas: readonly number[]): string {
+  return join(fitFolder, `checkpoint_replicas_${formatReplicaSelection(replicas)}.h5`);
 }

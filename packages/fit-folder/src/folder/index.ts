@@ -14,7 +14,7 @@ export {
   type ExportGridOptions,
 } from './exportgrid.js';
 export { parseExportGrid, readExportGrid } from './exportgrid-reader.js';
-export { fitFolderPaths, type FitFolderPaths } from './fit-folder-paths.js';
+export { checkpointFile, fitFolderPaths, type FitFolderPaths } from './fit-folder-paths.js';
 export {
   fitSummaryFile,
   mergeFitSummaries,

@@ -6,12 +6,9 @@ import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
 import { describe, expect, it } from 'vitest';
 import { CheckpointMismatchError } from './checkpoint-mismatch-error.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
+import { checkpointFile } from '@partonfit/fit-folder';
 import type { RunFingerprint } from './run-fingerprint.js';
-import {
-  checkpointFile,
-  type CheckpointArray,
-  type TrainingCheckpoint,
-} from './training-checkpoint.js';
+import { type CheckpointArray, type TrainingCheckpoint } from './training-checkpoint.js';
 
 const FINGERPRINT: RunFingerprint = { runcardSha256: 'ab'.repeat(32), replicas: [3, 4] };
 

@@ -4,7 +4,6 @@ export { runFingerprint, withInputsDigest, type RunFingerprint } from './run-fin
 export {
   CHECKPOINT_EVERY,
   CHECKPOINT_FORMAT,
-  checkpointFile,
   type CheckpointArray,
   type StoppingCheckpoint,
   type TrainingCheckpoint,

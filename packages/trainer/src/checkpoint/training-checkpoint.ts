@@ -1,5 +1,3 @@
-import { join } from 'node:path';
-import { formatReplicaSelection } from '@partonfit/core';
 import type { RunFingerprint } from './run-fingerprint.js';
 
 /** Default epochs between two checkpoints. */
@@ -7,17 +5,6 @@ export const CHECKPOINT_EVERY = 1000;
 
 /** The checkpoint format written in the file's `format` attribute; others are refused. */
 export const CHECKPOINT_FORMAT = 'partonfit-checkpoint-1';
-
-/**
- * `<fitFolder>/checkpoint_replicas_<selection>.h5`, e.g. `checkpoint_replicas_1-10.h5`: one file
- * per replica selection, so that jobs fitting other replicas into the same fit folder keep their
- * own checkpoints.
- *
- * @param replicas - the replicas, 1-based, increasing
- */
-export function checkpointFile(fitFolder: string, replicas: readonly number[]): string {
-  return join(fitFolder, `checkpoint_replicas_${formatReplicaSelection(replicas)}.h5`);
-}
 
 /** A float32 array with its shape, values in C (row-major) order, exactly as on the device. */
 export interface CheckpointArray {

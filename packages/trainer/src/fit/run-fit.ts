@@ -8,17 +8,14 @@ import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@par
 import { removeStaleTemporaries, writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
 import { runFingerprint, withInputsDigest } from '../checkpoint/run-fingerprint.js';
-import {
-  CHECKPOINT_EVERY,
-  checkpointFile,
-  type TrainingCheckpoint,
-} from '../checkpoint/training-checkpoint.js';
+import { CHECKPOINT_EVERY, type TrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
 import { sliceReplicas } from '../export/extract-replica.js';
 import type { ReplicaParameters } from '../export/replica-parameters.js';
 import { replicaPdfRecords } from '../export/replica-records.js';
 import { writeReplicaWeights } from '../export/replica-weights-file.js';
 import {
   checkFitFolderRuncard,
+  checkpointFile,
   chi2ExpsLogText,
   clearFitFolder,
   fitFolderPaths,
