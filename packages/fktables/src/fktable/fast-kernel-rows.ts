@@ -35,6 +35,8 @@ const TAB = 9;
 const CARRIAGE_RETURN = 13;
 const NEWLINE = 10;
 const ZERO = 48;
+/** The largest float32: a kernel value beyond it would become infinite in a fit. */
+const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** Whether `code` can appear in a decimal floating-point number: digits, `.`, `+`, `-`, `e`, `E`. */
 function isNumberCharacter(code: number): boolean {
@@ -110,8 +112,11 @@ export function readFastKernelRows(
         let value = 0;
         if (position - tokenStart !== 1 || text.charCodeAt(tokenStart) !== ZERO) {
           value = numeric ? Number(text.slice(tokenStart, position)) : Number.NaN;
-          if (!Number.isFinite(value)) {
+          if (!(Math.abs(value) <= FLOAT32_MAX)) {
             const token = text.slice(tokenStart, position);
+            if (Number.isFinite(value)) {
+              fail(line, `${token} is beyond the float32 range (±3.4e38) fits compute in`);
+            }
             if (count === 0 && (token.startsWith('_') || token.startsWith('{'))) {
               fail(
                 line,

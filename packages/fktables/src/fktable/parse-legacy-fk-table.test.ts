@@ -196,6 +196,43 @@ describe('parseLegacyFkTable', () => {
       expect(dropped.channels).toEqual([1, 2, 3, 4, 5, 6, 9, 10]);
     });
 
+    it('should reject counts that are not decimal integers or more than the file holds', () => {
+      const text = syntheticLegacyText(SMALL_DIS);
+      for (const ndata of ['1e9', '20.0', '0x14', '+2', '']) {
+        const error = inputFileError(() =>
+          parseLegacyFkTable(text.replace('*NDATA: 2', `*NDATA: ${ndata}`), { file }),
+        );
+        expect(error.key).toBe('NDATA');
+        expect(error.message).toMatch(/written in decimal digits/);
+      }
+      const huge = inputFileError(() =>
+        parseLegacyFkTable(text.replace('*NDATA: 2', '*NDATA: 5000000'), { file }),
+      );
+      expect(huge).toMatchObject({ key: 'NDATA', line: 7 });
+      expect(huge.message).toMatch(
+        /5000000 is more than the file can hold \(its FastKernel section has 3 lines/,
+      );
+    });
+
+    it('should reject an x-grid that does not increase strictly', () => {
+      const swapped = { ...SMALL_DIS, xGrid: [0.01, 0.5, 0.1] };
+      const error = inputFileError(() =>
+        parseLegacyFkTable(syntheticLegacyText(swapped), { file }),
+      );
+      expect(error).toMatchObject({ key: 'xGrid', line: 18 });
+      expect(error.message).toMatch(/x values must increase strictly, got 1\.0+1e-1 after 0\.5/);
+    });
+
+    it('should reject a kernel value beyond the float32 range of a fit', () => {
+      const table = {
+        ...SMALL_DIS,
+        rows: [[0, 0, ...disValues({ 1: 1e308 })], ...SMALL_DIS.rows.slice(1)],
+      };
+      const error = inputFileError(() => parseLegacyFkTable(syntheticLegacyText(table), { file }));
+      expect(error).toMatchObject({ key: 'FastKernel', line: 20 });
+      expect(error.message).toMatch(/1e\+308 is beyond the float32 range/);
+    });
+
     it('should reject a flavour map with the wrong shape for the table kind', () => {
       const edited = text.replace('*HADRONIC: 0', '*HADRONIC: 1');
       const error = inputFileError(() => parseLegacyFkTable(edited, { file: POSXDQ_FILE }));

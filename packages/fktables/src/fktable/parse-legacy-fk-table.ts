@@ -66,14 +66,28 @@ function requireKey(
   return entry;
 }
 
-function parseCount(entry: SectionLine, key: string, file: string, minimum: number): number {
+/** A count written in decimal digits, at least `minimum` and at most `maximum`. */
+function parseCount(
+  entry: SectionLine,
+  key: string,
+  file: string,
+  { minimum, maximum, limit }: { minimum: number; maximum: number; limit: string },
+): number {
   const value = Number(entry.text);
-  if (entry.text === '' || !Number.isInteger(value) || value < minimum) {
+  if (!/^\d+$/.test(entry.text) || value < minimum) {
     throw new InputFileError({
       file,
       line: entry.line,
       key,
-      problem: `expected an integer ≥ ${minimum}, got "${entry.text}"`,
+      problem: `expected an integer ≥ ${minimum} written in decimal digits, got "${entry.text}"`,
+    });
+  }
+  if (value > maximum) {
+    throw new InputFileError({
+      file,
+      line: entry.line,
+      key,
+      problem: `${entry.text} is more than the file can hold (${limit})`,
     });
   }
   return value;
@@ -86,7 +100,26 @@ interface GridInfo {
   readonly setName: string | undefined;
 }
 
-function parseGridInfo(text: string, section: LegacySection, file: string): GridInfo {
+/** The number of lines from `start` to `end` of `text`, at least 1 when the range is not empty. */
+function lineCount(text: string, start: number, end: number): number {
+  let lines = start < end ? 1 : 0;
+  for (let position = text.indexOf('\n', start); position !== -1 && position < end - 1;) {
+    lines += 1;
+    position = text.indexOf('\n', position + 1);
+  }
+  return lines;
+}
+
+/**
+ * GridInfo's values. `*NDATA` is bounded by the file before the table is allocated (each data
+ * point needs at least one FastKernel row); `*NX` must match the xGrid's lines.
+ */
+function parseGridInfo(
+  text: string,
+  section: LegacySection,
+  file: string,
+  bounds: { readonly rows: number },
+): GridInfo {
   const values = readKeyValues(text, section, file);
   const hadronic = requireKey(values, section, 'HADRONIC', file);
   if (hadronic.text !== '0' && hadronic.text !== '1') {
@@ -99,8 +132,16 @@ function parseGridInfo(text: string, section: LegacySection, file: string): Grid
   }
   return {
     hadronic: hadronic.text === '1',
-    ndata: parseCount(requireKey(values, section, 'NDATA', file), 'NDATA', file, 1),
-    nx: parseCount(requireKey(values, section, 'NX', file), 'NX', file, 1),
+    ndata: parseCount(requireKey(values, section, 'NDATA', file), 'NDATA', file, {
+      minimum: 1,
+      maximum: bounds.rows,
+      limit: `its FastKernel section has ${bounds.rows} lines, and each data point needs a row`,
+    }),
+    nx: parseCount(requireKey(values, section, 'NX', file), 'NX', file, {
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      limit: 'the xGrid section is checked against it',
+    }),
     setName: values.get('SETNAME')?.text,
   };
 }
@@ -187,6 +228,14 @@ function parseXGrid(text: string, section: LegacySection, nx: number, file: stri
         problem: `expected one x in (0, 1], got "${token}"`,
       });
     }
+    if (a > 0 && x <= xGrid[a - 1]) {
+      throw new InputFileError({
+        file,
+        line,
+        key: 'xGrid',
+        problem: `x values must increase strictly, got ${token} after ${xGrid[a - 1]}`,
+      });
+    }
     xGrid[a] = x;
   });
   return xGrid;
@@ -216,7 +265,9 @@ export function parseLegacyFkTable(text: string, options: ParseLegacyFkTableOpti
   const [gridInfoSection, flavourMapSection, theorySection, xGridSection] = REQUIRED_SECTIONS.map(
     (name) => requireSection(layout, name, file),
   );
-  const gridInfo = parseGridInfo(text, gridInfoSection, file);
+  const gridInfo = parseGridInfo(text, gridInfoSection, file, {
+    rows: lineCount(text, layout.fastKernel.start, text.length),
+  });
   const { hadronic, ndata, nx } = gridInfo;
   const flags = parseFlavourMap(text, flavourMapSection, hadronic, file);
   const q0 = parseQ0(text, theorySection, file);

@@ -1,4 +1,9 @@
-import { InvalidArgumentError, ShapeError, type ObservableOperation } from '@partonfit/core';
+import {
+  InputFileError,
+  InvalidArgumentError,
+  ShapeError,
+  type ObservableOperation,
+} from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
 import { disTable, hadronicTable, randomValues, randomXf } from './fk-table.fixture.js';
 import type { DisFkTable } from './fk-table.js';
@@ -167,6 +172,35 @@ describe('predictObservable and combineOperands', () => {
     expect(() => createObservable('X', 'NULL', [[]])).toThrow(/operand 0 has no FK table/);
     expect(() => createObservable('X', 'ADD', [[a], [constantTable([1, 2, 3])]])).toThrow(
       /operands have 2, 3 data points: each must have 3 or 1/,
+    );
+  });
+
+  it('should refuse a table whose predictions overflow, naming its file', () => {
+    const huge = disTable({
+      name: 'HUGE',
+      ndata: 2,
+      xGrid: [0.1],
+      channels: [2],
+      values: [1, 3e38],
+    });
+    const observable = createObservable('X', 'NULL', [[huge]]);
+    const xf = () => Float64Array.from({ length: 14 }, (_, f) => (f === 2 ? 1e300 : 0));
+    let error: unknown;
+    try {
+      predictObservable(observable, xf);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(InputFileError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ file: 'HUGE.dat', key: 'FastKernel' });
+    expect((error as Error).message).toMatch(/the prediction of data point 1 is Infinity/);
+  });
+
+  it('should refuse a combination that is not finite, naming the observable', () => {
+    const zero = constantTable([0, 1]);
+    const observable = createObservable('RATIO_SET', 'RATIO', [[constantTable([1, 1])], [zero]]);
+    expect(() => predictObservable(observable, GLUON_ONE)).toThrow(
+      'RATIO_SET: the prediction of data point 0 is Infinity (operation RATIO',
     );
   });
 

@@ -1,4 +1,10 @@
-import { EVOLUTION_BASIS_SIZE, ShapeError, type ObservableOperation } from '@partonfit/core';
+import {
+  EVOLUTION_BASIS_SIZE,
+  InputFileError,
+  PartonfitError,
+  ShapeError,
+  type ObservableOperation,
+} from '@partonfit/core';
 import type { FkTable } from './fk-table.js';
 import { observableNdata, operandNdata, type Observable } from './observable.js';
 
@@ -135,7 +141,9 @@ export function combineOperands(
  *
  * @param pdf - x·f in the evolution basis at a given x-grid, shape `(x, 14)`
  * @returns shape `(data)`
- * @throws ShapeError - when `pdf` returns an array of the wrong length
+ * @throws ShapeError - when `pdf` returns an array of the wrong length; InputFileError naming
+ *   a table whose predictions are not finite (values too large); PartonfitError naming the
+ *   observable when combining its operands gives a non-finite value (e.g. a RATIO over zero)
  */
 export function predictObservable(observable: Observable, pdf: PdfAtXGrid): Float64Array {
   const xfByGrid = new Map<Float64Array, Float64Array>();
@@ -148,10 +156,26 @@ export function predictObservable(observable: Observable, pdf: PdfAtXGrid): Floa
         xf = pdf(table.xGrid);
         xfByGrid.set(table.xGrid, xf);
       }
-      operand.set(predictFkTable(table, xf), offset);
+      const predictions = predictFkTable(table, xf);
+      const overflow = predictions.findIndex((value) => !Number.isFinite(value));
+      if (overflow !== -1) {
+        throw new InputFileError({
+          file: table.file,
+          key: 'FastKernel',
+          problem: `the prediction of data point ${overflow} is ${predictions[overflow]}: the table's values overflow a float64 sum`,
+        });
+      }
+      operand.set(predictions, offset);
       offset += table.ndata;
     }
     return operand;
   });
-  return combineOperands(observable.operation, operands, observableNdata(observable));
+  const predictions = combineOperands(observable.operation, operands, observableNdata(observable));
+  const undefinedPoint = predictions.findIndex((value) => !Number.isFinite(value));
+  if (undefinedPoint !== -1) {
+    throw new PartonfitError({
+      message: `${observable.name}: the prediction of data point ${undefinedPoint} is ${predictions[undefinedPoint]} (operation ${observable.operation} of its tables' predictions)`,
+    });
+  }
+  return predictions;
 }
