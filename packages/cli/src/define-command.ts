@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { PartonfitError } from '@partonfit/core';
+import { FileSystemError, PartonfitError } from '@partonfit/core';
 import type { Terminal } from './terminal.js';
 
 /** Exit code for a command used wrongly (unknown option, bad value, missing argument). */
@@ -41,9 +41,13 @@ export interface Command {
   readonly usage: string;
   /**
    * Runs the command with its arguments (or, given `--help`, prints its usage); resolves to the
-   * process exit code.
+   * process exit code. With `debug`, a failure prints its stack trace too.
    */
-  readonly run: (args: readonly string[], terminal: Terminal) => Promise<number>;
+  readonly run: (
+    args: readonly string[],
+    terminal: Terminal,
+    options?: { readonly debug?: boolean },
+  ) => Promise<number>;
 }
 
 /** What {@link defineCommand} makes a command from. */
@@ -98,8 +102,10 @@ function isParseArgsError(error: unknown): error is TypeError {
  * the summary; otherwise parses the arguments strictly, checks the number of positional
  * arguments, runs it, and turns what goes wrong into one line on standard error —
  * `partonfit <command>: <problem>` — and an exit code: {@link EXIT_USAGE} with the usage line for
- * a usage error, {@link EXIT_FAILURE} for a `PartonfitError`. Anything else is a bug
- * and is rethrown.
+ * a usage error, {@link EXIT_FAILURE} for a `PartonfitError` or a file-system error (a full disk,
+ * a read-only folder: shown as a `FileSystemError` naming the path). Anything else is a bug in
+ * partonfit: one line saying so, exit code {@link EXIT_FAILURE}. With `debug` every failure
+ * prints its stack trace first.
  */
 export function defineCommand<O extends CommandOptions>(definition: CommandDefinition<O>): Command {
   const { name, summary, usage, positionals = 0 } = definition;
@@ -107,7 +113,7 @@ export function defineCommand<O extends CommandOptions>(definition: CommandDefin
     name,
     summary,
     usage,
-    run: async (args, terminal) => {
+    run: async (args, terminal, options) => {
       if (asksForHelp(args)) {
         terminal.out(`usage: ${usage}\n  ${summary}\n`);
         return 0;
@@ -129,6 +135,9 @@ export function defineCommand<O extends CommandOptions>(definition: CommandDefin
         return 0;
       } catch (error) {
         terminal.status?.('');
+        if (options?.debug === true && error instanceof Error) {
+          terminal.error(`${error.stack ?? String(error)}\n`);
+        }
         if (error instanceof CommandExit) {
           terminal.error(`partonfit ${name}: ${error.message}\n`);
           return error.code;
@@ -137,8 +146,17 @@ export function defineCommand<O extends CommandOptions>(definition: CommandDefin
           terminal.error(`partonfit ${name}: ${error.message}\nusage: ${usage}\n`);
           return EXIT_USAGE;
         }
-        if (!PartonfitError.isInstance(error)) throw error;
-        terminal.error(`partonfit ${name}: ${error.message}\n`);
+        const failure = FileSystemError.fromSystemError(error) ?? error;
+        if (PartonfitError.isInstance(failure)) {
+          terminal.error(`partonfit ${name}: ${failure.message}\n`);
+          return EXIT_FAILURE;
+        }
+        terminal.error(
+          `partonfit ${name}: internal error: ${error instanceof Error ? error.message : String(error)}\n` +
+            (options?.debug === true
+              ? ''
+              : 'This is a bug in partonfit: please report it with the output of the same command run with --debug.\n'),
+        );
         return EXIT_FAILURE;
       }
     },

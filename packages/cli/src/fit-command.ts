@@ -1,12 +1,14 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
 import {
+  FileSystemError,
   formatReplicaSelection,
   loadRuncard,
   parseReplicaSelection,
   PartonfitError,
 } from '@partonfit/core';
 import { BACKEND_REQUESTS, describeBackendSelection, initBackend } from '@partonfit/backend';
-import type { FitSummary } from '@partonfit/fit-folder';
+import { checkpointFile, type FitSummary } from '@partonfit/fit-folder';
 import { EXIT_INTERRUPTED } from '@partonfit/cluster';
 import { CHECKPOINT_EVERY, runFit, TrainingInterruptedError } from '@partonfit/trainer';
 import type { TrainingProgress } from '@partonfit/trainer';
@@ -147,8 +149,20 @@ export function fitCommand(version: string): Command {
         signal: interruption.signal,
       })
         .catch((error: unknown) => {
-          if (!TrainingInterruptedError.isInstance(error)) throw error;
-          throw new CommandExit(EXIT_INTERRUPTED, error.message);
+          if (TrainingInterruptedError.isInstance(error)) {
+            throw new CommandExit(EXIT_INTERRUPTED, error.message);
+          }
+          const failure = FileSystemError.fromSystemError(error);
+          const fitFolder = join(
+            resolve(values.output),
+            basename(runcardFile, extname(runcardFile)),
+          );
+          const checkpoint = checkpointFile(fitFolder, replicas);
+          if (failure === undefined || !existsSync(checkpoint)) throw error;
+          throw new PartonfitError({
+            message: `${failure.message}; once that is fixed, the same command with --resume continues from ${checkpoint}`,
+            cause: error,
+          });
         })
         .finally(() => {
           process.off('SIGTERM', interrupt);

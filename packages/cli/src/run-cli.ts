@@ -26,11 +26,19 @@ function version(): string {
   return manifest.version;
 }
 
+/** The environment variable that turns on `--debug` for every command (any value but `0`). */
+export const DEBUG_VARIABLE = 'PARTONFIT_DEBUG';
+
+function isDebugVariableSet(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0';
+}
+
 /** The text of `partonfit --help`. */
 export function helpText(): string {
   const options = [
     ['-h, --help', 'show this help, or a command’s usage with `partonfit <command> --help`'],
     ['-v, --version', 'show the version'],
+    ['--debug', `on a failure, show the stack trace too (or set ${DEBUG_VARIABLE}=1)`],
   ] as const;
   const labels = COMMANDS.map((command) => command.name);
   const width =
@@ -53,9 +61,15 @@ export function helpText(): string {
 /**
  * Runs the `partonfit` command line with `args` (without the node and script paths) and
  * resolves to the exit code: 0 on success, 1 when the work failed, 2 for a usage error.
+ * `--debug` anywhere before `--` (or {@link DEBUG_VARIABLE}) shows the stack trace of a failure.
  */
 export async function runCli(args: readonly string[], terminal: Terminal): Promise<number> {
-  const [name = '--help', ...rest] = args;
+  const end = args.indexOf('--');
+  const options = end === -1 ? args : args.slice(0, end);
+  const debug = options.includes('--debug') || isDebugVariableSet(process.env[DEBUG_VARIABLE]);
+  const [name = '--help', ...rest] = args.filter(
+    (arg, i) => arg !== '--debug' || (end !== -1 && i > end),
+  );
   if (name === '-h' || name === '--help' || name === 'help') {
     terminal.out(helpText());
     return 0;
@@ -69,5 +83,5 @@ export async function runCli(args: readonly string[], terminal: Terminal): Promi
     terminal.error(`partonfit: unknown command '${name}'; see \`partonfit --help\`\n`);
     return EXIT_USAGE;
   }
-  return command.run(rest, terminal);
+  return command.run(rest, terminal, { debug });
 }

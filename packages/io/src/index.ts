@@ -10,4 +10,5 @@ export * from './lhapdf/index.js';
 export * from './ndarray/index.js';
 export * from './npy/index.js';
 export { writeFileAtomic } from './write-file-atomic.js';
+export { ensureWritableFolder } from './writable-folder.js';
 export { removeStaleTemporaries } from './stale-temporaries.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { FileSystemError } from '@partonfit/core';
 
 /**
  * Writes `contents` to `file` atomically: the bytes go to a temporary file beside it, are
@@ -10,6 +11,8 @@ import { basename, dirname, join } from 'node:path';
  *
  * @param file - the final path; its folder must exist
  * @param contents - text (written as UTF-8) or bytes
+ * @throws FileSystemError naming `file` and the cause (no space left, read-only, permission, a
+ *   missing folder); the temporary file is removed
  */
 export async function writeFileAtomic(file: string, contents: string | Uint8Array): Promise<void> {
   const temporary = join(dirname(file), `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
@@ -23,7 +26,9 @@ export async function writeFileAtomic(file: string, contents: string | Uint8Arra
     }
     await rename(temporary, file);
   } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
+    await rm(temporary, { force: true }).catch(() => undefined);
+    const failure = FileSystemError.fromSystemError(error);
+    if (failure === undefined) throw error;
+    throw new FileSystemError({ path: file, code: failure.code, operation: 'write', cause: error });
   }
 }

@@ -5,3 +5,4 @@ export { InputFileError } from './input-file-error.js';
 export { ShapeError } from './shape-error.js';
 export { LinearAlgebraError } from './linear-algebra-error.js';
 export { InvalidArgumentError } from './invalid-argument-error.js';
+export { FileSystemError } from './file-system-error.js';

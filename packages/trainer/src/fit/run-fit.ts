@@ -5,7 +5,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { InputFileError, InvalidArgumentError, type Runcard } from '@partonfit/core';
 import { TFJS_VERSION } from '@partonfit/backend';
 import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
-import { removeStaleTemporaries, writeFileAtomic } from '@partonfit/io';
+import { ensureWritableFolder, removeStaleTemporaries, writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
 import { runFingerprint, withInputsDigest } from '../checkpoint/run-fingerprint.js';
 import { CHECKPOINT_EVERY, type TrainingCheckpoint } from '../checkpoint/training-checkpoint.js';
@@ -180,7 +180,8 @@ async function refuseMissingCheckpoint(file: string): Promise<void> {
  * @throws InputFileError naming the checkpoint when resuming without one (before any set-up
  *   work), or the fit folder's `runcard.yml` when it holds another runcard's fit;
  *   CheckpointMismatchError when the checkpoint belongs to another runcard or other replicas;
- *   InvalidArgumentError for `overwrite` with `resume`
+ *   InvalidArgumentError for `overwrite` with `resume`; FileSystemError when the fit folder
+ *   cannot be created or written in (checked before any work)
  */
 export async function runFit(request: FitRequest): Promise<FitSummary> {
   const { runcard, runcardFile, replicas, outputFolder } = request;
@@ -197,6 +198,8 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
         'overwriting deletes the checkpoint that resuming continues from: use one or the other',
     });
   }
+  // A read-only or full file system, or a file in the way, is found before any work.
+  await ensureWritableFolder(paths.fitFolder);
   if (request.overwrite !== true) await checkFitFolderRuncard(paths.fitFolder, runcard);
   const settingsFingerprint = runFingerprint(runcard, replicas);
   let resume: TrainingCheckpoint | false = false;
