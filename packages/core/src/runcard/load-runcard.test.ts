@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { describe, expect, it } from 'vitest';
@@ -270,6 +273,27 @@ describe('loadRuncard', () => {
     await expect(loadRuncard('/nonexistent/fit.yml')).rejects.toThrow(
       '/nonexistent/fit.yml: cannot read the runcard: no such file',
     );
+  });
+
+  it('should refuse a runcard saved as UTF-16 or in another encoding, naming the file', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'partonfit-runcard-'));
+    const text = await readFile(EXAMPLE, 'utf8');
+    const encodings: [string, Uint8Array, string][] = [
+      [
+        'utf16-bom.yml',
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+        'it looks like UTF-16',
+      ],
+      ['utf16.yml', Buffer.from(text, 'utf16le'), 'it looks like UTF-16'],
+      ['latin1.yml', Buffer.from(`# Tübingen\n${text}`, 'latin1'), 'it is not valid UTF-8'],
+    ];
+    for (const [name, bytes, kind] of encodings) {
+      const file = join(folder, name);
+      await writeFile(file, bytes);
+      await expect(loadRuncard(file)).rejects.toThrow(
+        `${file}: 1 problem in the runcard\n  ${file}: the runcard is not UTF-8 text (${kind}): save it as UTF-8`,
+      );
+    }
   });
 
   const hasQuickcard = hasSharedData('n3fit_reference/quickcard.yml', 'upstream quickcard test');

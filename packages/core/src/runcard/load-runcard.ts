@@ -26,9 +26,9 @@ export interface ValidatedRuncard {
  * @throws RuncardError - naming the file, and for each problem its key path and line
  */
 export async function loadRuncard(file: string): Promise<ValidatedRuncard> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (cause) {
     const reason = (cause as { code?: string }).code === 'ENOENT' ? 'no such file' : String(cause);
     throw new RuncardError({
@@ -37,7 +37,31 @@ export async function loadRuncard(file: string): Promise<ValidatedRuncard> {
       cause,
     });
   }
-  return parseRuncard(text, { file });
+  return parseRuncard(runcardText(bytes, file), { file });
+}
+
+/** The UTF-8 text of a runcard file; anything else (UTF-16, binary) is refused by name. */
+function runcardText(bytes: Uint8Array, file: string): string {
+  const utf16 =
+    (bytes[0] === 0xff && bytes[1] === 0xfe) ||
+    (bytes[0] === 0xfe && bytes[1] === 0xff) ||
+    bytes.includes(0);
+  let text: string | undefined;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    text = undefined;
+  }
+  if (utf16 || text === undefined) {
+    const kind = utf16 ? 'it looks like UTF-16' : 'it is not valid UTF-8';
+    throw new RuncardError({
+      file,
+      issues: [
+        { keyPath: '', problem: `the runcard is not UTF-8 text (${kind}): save it as UTF-8` },
+      ],
+    });
+  }
+  return text;
 }
 
 /**

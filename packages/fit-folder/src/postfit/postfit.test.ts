@@ -136,6 +136,14 @@ describe('runPostfit', () => {
     await expect(runPostfit(vetoed)).rejects.toThrow('fit: 0 of 1 valid replicas pass the vetoes');
   });
 
+  it('should name the replica JSON whose arc lengths do not match the others', async () => {
+    const fit = await syntheticFit([{ replica: 1 }, { replica: 2, arcLengths: [1.3, 1.2, 3.6] }]);
+    const json = (replica: number) => join(fit, 'nnfit', `replica_${replica}`, 'synthetic.json');
+    await expect(runPostfit(fit)).rejects.toThrow(
+      `${json(2)}: arc_lengths: expected 5 numbers (Sigma, g, V, V3, V8), got 3`,
+    );
+  });
+
   it('should name diverged replicas and never keep them', async () => {
     const fit = await syntheticFit([
       ...mixedReplicas(),
