@@ -13,3 +13,4 @@ export * from './runcard/index.js';
 export * from './seeds/index.js';
 export * from './step-inputs/index.js';
 export * from './validate/index.js';
+export * from './yaml/index.js';

@@ -256,6 +256,24 @@ describe('parseRuncard', () => {
   });
 });
 
+describe('parseRuncard on YAML aliases', () => {
+  it('should refuse an alias of an anchor never set, and an alias bomb, as invalid YAML', () => {
+    expect(() => parseRuncard('nnseed: *seed\n', { file: 'fit.yml' })).toThrow(
+      /fit\.yml: not valid YAML: Unresolved alias/,
+    );
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 8; level++) {
+      const previous = String.fromCharCode(96 + level);
+      bomb.push(
+        `${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(10).fill(`*${previous}`).join(', ')}]`,
+      );
+    }
+    expect(() => parseRuncard(`${bomb.join('\n')}\n`, { file: 'fit.yml' })).toThrow(
+      /fit\.yml: not valid YAML: Excessive alias count/,
+    );
+  });
+});
+
 describe('loadRuncard', () => {
   it('should read the example runcard shipped with partonfit', async () => {
     const { runcard: card, file } = await loadRuncard(EXAMPLE);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { RuncardError, type RuncardIssue } from '../errors/runcard-error.js';
+import { plainYamlValue } from '../yaml/plain-yaml-value.js';
 import { checkConsistency, checkDatasets } from './consistency.js';
 import { describeValue, formatKeyPath, matchingPaths, valueAt, type KeyPath } from './key-path.js';
 import type { DatasetInput, Runcard } from './runcard.js';
@@ -87,7 +88,13 @@ export function parseRuncard(text: string, options: { file?: string } = {}): Val
     throw new RuncardError({ file, issues });
   }
   const locate = (path: readonly PropertyKey[]) => lineOf(document, lineCounter, path);
-  const raw: unknown = document.toJS();
+  const raw = plainYamlValue(document);
+  if (raw instanceof Error) {
+    throw new RuncardError({
+      file,
+      issues: [{ keyPath: '', problem: `not valid YAML: ${raw.message}` }],
+    });
+  }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new RuncardError({
       file,
@@ -121,7 +128,8 @@ export function parseRuncard(text: string, options: { file?: string } = {}): Val
  */
 export function parseDatasetInput(text: string, options: { source?: string } = {}): DatasetInput {
   const document = parseDocument(text, { version: '1.2', uniqueKeys: true });
-  const raw: unknown = document.errors.length > 0 ? undefined : document.toJS();
+  const value = document.errors.length > 0 ? undefined : plainYamlValue(document);
+  const raw = value instanceof Error ? undefined : value;
   const entry = typeof raw === 'string' ? { dataset: raw } : raw;
   const parsed = datasetInputSchema.safeParse(entry);
   if (parsed.success) {

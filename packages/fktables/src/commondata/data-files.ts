@@ -93,7 +93,8 @@ const TREATMENTS: readonly string[] = ['ADD', 'MULT'];
  *
  * @throws InputFileError - for a bin value whose name is not in `definitions` or a definition a
  *   bin lacks, non-numbers, a treatment other than ADD/MULT, a `stat` column that is not
- *   ADD/UNCORR, a count other than ndata, or a MULT value on a zero central value
+ *   ADD/UNCORR, a count other than ndata, or a MULT value on a zero central value or too large
+ *   to divide by it
  */
 export function readUncertainties(source: YamlSource, central: Float64Array): Uncertainty[] {
   const ndata = central.length;
@@ -152,6 +153,13 @@ export function readUncertainties(source: YamlSource, central: Float64Array): Un
         );
       }
       fraction[i] = value / central[i];
+      if (!Number.isFinite(fraction[i])) {
+        source.fail(
+          node.line,
+          joinKey(binPath, name),
+          `${value} is too large relative to the central value ${central[i]}`,
+        );
+      }
     }
     if (entries.length !== definitions.length) {
       const given = new Set(entries.map(([name]) => name));

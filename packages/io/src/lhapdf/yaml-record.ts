@@ -1,4 +1,4 @@
-import { InputFileError } from '@partonfit/core';
+import { InputFileError, plainYamlValue } from '@partonfit/core';
 import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 
 /** A YAML mapping read from an LHAPDF file, with the line of each top-level key. */
@@ -9,13 +9,23 @@ export interface YamlRecord {
   readonly lineOf: (key: string) => number | undefined;
 }
 
+/** Whether a YAML value holds NaN or an infinity (`.nan`, `.inf`, `1e999`), at any depth. */
+function containsNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (Array.isArray(value)) return value.some(containsNonFinite);
+  if (value !== null && typeof value === 'object')
+    return Object.values(value).some(containsNonFinite);
+  return false;
+}
+
 /**
  * Parses a YAML mapping (an LHAPDF `.info` file or a member file's header). Repeated keys are
  * allowed, the last one wins, as in LHAPDF.
  *
  * @param text - the YAML text, starting on the file's first line
  * @param file - the file, for error messages
- * @throws InputFileError with the line when the text is not YAML or not a mapping
+ * @throws InputFileError with the line when the text is not YAML or not a mapping, or a value
+ *   holds NaN or an infinity
  */
 export function parseYamlRecord(text: string, file: string): YamlRecord {
   const lineCounter = new LineCounter();
@@ -37,7 +47,16 @@ export function parseYamlRecord(text: string, file: string): YamlRecord {
   for (const pair of contents?.items ?? []) {
     if (isScalar(pair.key)) lines.set(String(pair.key.value), lineAt(pair.key.range[0]));
   }
-  const values = (document.toJS() ?? {}) as Record<string, unknown>;
+  const value = plainYamlValue(document);
+  if (value instanceof Error) {
+    throw new InputFileError({ file, problem: `not valid YAML (${value.message})` });
+  }
+  const values = (value ?? {}) as Record<string, unknown>;
+  for (const [key, entry] of Object.entries(values)) {
+    if (containsNonFinite(entry)) {
+      throw new InputFileError({ file, line: lines.get(key), key, problem: 'NaN or infinity' });
+    }
+  }
   return { file, values, lineOf: (key) => lines.get(key) };
 }
 

@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartonfitError, SeededRandom } from '@partonfit/core';
+import { damageBytes, FUZZ_MUTATIONS } from '@partonfit/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import type { RunFingerprint } from './run-fingerprint.js';
 import type { TrainingCheckpoint } from './training-checkpoint.js';
 
-const MUTATIONS = 2000;
 const FINGERPRINT: RunFingerprint = { runcardSha256: 'cd'.repeat(32), replicas: [1, 2] };
 
 /** A small checkpoint of two replicas. */
@@ -40,34 +40,13 @@ function checkpoint(): TrainingCheckpoint {
   };
 }
 
-/** `bytes` with one damage drawn from `random`: bytes overwritten or flipped, or a truncation. */
-function damage(bytes: Uint8Array, random: SeededRandom): Uint8Array {
-  const copy = Uint8Array.from(bytes);
-  const at = () => random.nextUint32() % copy.length;
-  switch (random.nextUint32() % 4) {
-    case 0:
-      copy[at()] ^= 1 << (random.nextUint32() % 8);
-      return copy;
-    case 1:
-      for (let k = 0; k < 8; k++) copy[at()] = random.nextUint32() % 256;
-      return copy;
-    case 2: {
-      const start = at();
-      copy.fill(random.nextUint32() % 2 === 0 ? 0 : 255, start, start + 16);
-      return copy;
-    }
-    default:
-      return copy.slice(0, at());
-  }
-}
-
 describe('readCheckpoint on damaged files', () => {
   const folders: string[] = [];
   afterAll(async () => {
     await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
   });
 
-  it(`should read back the checkpoint or throw a partonfit error, over ${MUTATIONS} damaged copies`, async () => {
+  it(`should read back the checkpoint or throw a partonfit error, over ${FUZZ_MUTATIONS} damaged copies`, async () => {
     const folder = await mkdtemp(join(tmpdir(), 'partonfit-checkpoint-fuzz-'));
     folders.push(folder);
     const original = join(folder, 'checkpoint.h5');
@@ -76,8 +55,8 @@ describe('readCheckpoint on damaged files', () => {
     const random = new SeededRandom(20_261_124);
     const damaged = join(folder, 'damaged.h5');
     let refused = 0;
-    for (let mutation = 0; mutation < MUTATIONS; mutation++) {
-      await writeFile(damaged, damage(bytes, random));
+    for (let mutation = 0; mutation < FUZZ_MUTATIONS; mutation++) {
+      await writeFile(damaged, damageBytes(bytes, random));
       try {
         // Whatever is read back is exactly what was written: the checksum covers the rest.
         expect(await readCheckpoint(damaged, FINGERPRINT)).toEqual(checkpoint());
@@ -91,6 +70,6 @@ describe('readCheckpoint on damaged files', () => {
       }
     }
     // Much of an HDF5 file is free space, where damage changes nothing; the rest is refused.
-    expect(refused).toBeGreaterThan(MUTATIONS / 20);
+    expect(refused).toBeGreaterThan(FUZZ_MUTATIONS / 20);
   });
 });

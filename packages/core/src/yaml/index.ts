@@ -1,0 +1,1 @@
+export { plainYamlValue } from './plain-yaml-value.js';
