@@ -5,7 +5,7 @@ import * as tfl from '@tensorflow/tfjs-layers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { modelFolderHandler, readReplicaWeightsMetadata, replicaPdfAt } from '@partonfit/trainer';
 import { EXPORT_X_GRID, exportGridText } from '@partonfit/fit-folder';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { writeClosureRuncard } from '@partonfit/testing';
 import { runCaptured as run } from './cli.fixture.js';
 
 /** A replica's file in the fit folder `fit`. */
@@ -15,12 +15,10 @@ function replicaFile(fit: string, replica: number, name: string): string {
 
 /** The closure runcard cut to a few datasets and epochs, fitted with replicas 1–2 on cpu. */
 async function tinyFit(): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), 'partonfit-export-'));
-  const text = (await readFile(CLOSURE_RUNCARD, 'utf8'))
-    .replace('epochs: 8000', 'epochs: 30')
-    .replace(/ {2}- \{ dataset: CLOSURE_(NU|NUB)_\w+, frac: 0\.75 \}\n/g, '');
-  const runcard = join(folder, 'tiny.yml');
-  await writeFile(runcard, text);
+  const { folder, runcard } = await writeClosureRuncard('tiny', {
+    epochs: 30,
+    chargedLeptonsOnly: true,
+  });
   const fit = await run(
     'fit',
     runcard,

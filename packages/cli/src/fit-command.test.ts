@@ -1,21 +1,12 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { writeClosureRuncard } from '@partonfit/testing';
 import { runCaptured as run } from './cli.fixture.js';
 
 /** The embedded closure runcard cut to a few datasets and epochs, in a fresh folder. */
-async function shortRuncard(): Promise<{ folder: string; runcard: string }> {
-  const folder = await mkdtemp(join(tmpdir(), 'partonfit-fit-'));
-  const text = (await readFile(CLOSURE_RUNCARD, 'utf8'))
-    .replace('epochs: 8000', 'epochs: 40')
-    .replace(/ {2}- \{ dataset: CLOSURE_(NU|NUB)_\w+, frac: 0\.75 \}\n/g, '');
-  const runcard = join(folder, 'short.yml');
-  await writeFile(runcard, text);
-  return { folder, runcard };
-}
+const shortRuncard = () => writeClosureRuncard('short', { epochs: 40, chargedLeptonsOnly: true });
 
 interface ExportGrid {
   labels: string[];

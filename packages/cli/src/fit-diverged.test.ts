@@ -1,8 +1,7 @@
-import { access, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { writeClosureRuncard } from '@partonfit/testing';
 import { runCaptured as run } from './cli.fixture.js';
 
 /**
@@ -14,16 +13,15 @@ async function divergingRuncard(
   name: string,
   settings: { activation: string; learningRate: string; epochs: number },
 ): Promise<{ folder: string; runcard: string }> {
-  const folder = await mkdtemp(join(tmpdir(), 'partonfit-diverged-'));
-  const text = (await readFile(CLOSURE_RUNCARD, 'utf8'))
-    .replace('[tanh, tanh, linear]', `[${settings.activation}, ${settings.activation}, linear]`)
-    .replace('optimizer_name: Nadam', 'optimizer_name: SGD')
-    .replace('learning_rate: 1.0e-3', `learning_rate: ${settings.learningRate}`)
-    .replace(/ {4}clipnorm: .*\n/, '')
-    .replace('epochs: 8000', `epochs: ${settings.epochs}`);
-  const runcard = join(folder, `${name}.yml`);
-  await writeFile(runcard, text);
-  return { folder, runcard };
+  return writeClosureRuncard(name, {
+    epochs: settings.epochs,
+    replacements: [
+      ['[tanh, tanh, linear]', `[${settings.activation}, ${settings.activation}, linear]`],
+      ['optimizer_name: Nadam', 'optimizer_name: SGD'],
+      ['learning_rate: 1.0e-3', `learning_rate: ${settings.learningRate}`],
+      [/ {4}clipnorm: .*\n/, ''],
+    ],
+  });
 }
 
 interface Summary {

@@ -2,15 +2,12 @@ import { access, cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { closureRuncardText } from '@partonfit/testing';
 import { runCaptured as run } from './cli.fixture.js';
 
 /** The embedded closure runcard cut to a few datasets and `epochs` epochs. */
-async function shortRuncardText(epochs: number): Promise<string> {
-  return (await readFile(CLOSURE_RUNCARD, 'utf8'))
-    .replace('epochs: 8000', `epochs: ${epochs}`)
-    .replace(/ {2}- \{ dataset: CLOSURE_(NU|NUB)_\w+, frac: 0\.75 \}\n/g, '');
-}
+const shortRuncardText = (epochs: number) =>
+  closureRuncardText({ epochs, chargedLeptonsOnly: true });
 
 const exists = (file: string) =>
   access(file).then(

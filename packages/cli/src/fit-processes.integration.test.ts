@@ -1,8 +1,7 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { writeClosureRuncard } from '@partonfit/testing';
 import { processEnd, runCaptured as run, startPartonfit } from './cli.fixture.js';
 
 /** Every replica's exportgrid and JSON, and postfit's average, of `<folder>/ranges`. */
@@ -20,12 +19,10 @@ async function fitFiles(folder: string): Promise<Map<string, string>> {
 
 describe('partonfit fit of replica ranges in separate processes, without a scheduler', () => {
   it('should fill one fit folder that postfit treats as a single-process fit', async () => {
-    const text = (await readFile(CLOSURE_RUNCARD, 'utf8'))
-      .replace('epochs: 8000', 'epochs: 300')
-      .replace('threshold_chi2: 5.0', 'threshold_chi2: 1000')
-      .replace('    initial: 10\n', '    initial: 10\n    threshold: 1.0e6\n');
-    const runcard = join(await mkdtemp(join(tmpdir(), 'partonfit-ranges-')), 'ranges.yml');
-    await writeFile(runcard, text);
+    const { runcard } = await writeClosureRuncard('ranges', {
+      epochs: 300,
+      passEveryReplica: true,
+    });
     const together = join(runcard, '..', 'together');
     const ranges = await Promise.all(
       ['1-2', '3-4'].map((replicas) =>

@@ -1,25 +1,17 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadRuncard } from '@partonfit/core';
 import { initBackend } from '@partonfit/backend';
 import { prepareFitInputs } from '@partonfit/fktables';
 import { describe, expect, it } from 'vitest';
 import { readCheckpoint, runFingerprint, trainReplicas } from '@partonfit/trainer';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { writeClosureRuncard } from '@partonfit/testing';
 import { runCaptured as run } from './cli.fixture.js';
 
 /** The embedded closure runcard cut to a few datasets and `epochs`, in a fresh folder. */
-async function shortRuncard(epochs: number): Promise<{ folder: string; runcard: string }> {
-  const folder = await mkdtemp(join(tmpdir(), 'partonfit-resume-'));
-  const text = (await readFile(CLOSURE_RUNCARD, 'utf8'))
-    .replace('epochs: 8000', `epochs: ${epochs}`)
-    .replace(/ {2}- \{ dataset: CLOSURE_(NU|NUB)_\w+, frac: 0\.75 \}\n/g, '');
-  const runcard = join(folder, 'short.yml');
-  await writeFile(runcard, text);
-  return { folder, runcard };
-}
+const shortRuncard = (epochs: number) =>
+  writeClosureRuncard('short', { epochs, chargedLeptonsOnly: true });
 
 /** A file of the fit folder `<output>/short/`. */
 function fitFile(output: string, ...path: string[]): string {

@@ -1,16 +1,12 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { writeClosureRuncard } from '@partonfit/testing';
 import { processEnd, runCaptured as run, startPartonfit } from './cli.fixture.js';
 
 /** The embedded closure runcard with 1,500 epochs. */
 async function shortRuncard(): Promise<string> {
-  const text = (await readFile(CLOSURE_RUNCARD, 'utf8')).replace('epochs: 8000', 'epochs: 1500');
-  const file = join(await mkdtemp(join(tmpdir(), 'partonfit-signals-')), 'signals.yml');
-  await writeFile(file, text);
-  return file;
+  return (await writeClosureRuncard('signals', { epochs: 1500 })).runcard;
 }
 
 /**

@@ -1,9 +1,8 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticFit } from '@partonfit/fit-folder/testing';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { writeClosureRuncard } from '@partonfit/testing';
 import { runCaptured as run } from './cli.fixture.js';
 
 /** Replicas 1–5 of a synthetic fit: 2 fails positivity, 4 has an integrability number of 0.7. */
@@ -76,14 +75,10 @@ describe('partonfit postfit', () => {
   });
 
   it('should make predict --pdf <fit> use the selected replicas', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'partonfit-postfit-fit-'));
-    const runcard = join(folder, 'tiny.yml');
-    await writeFile(
-      runcard,
-      (await readFile(CLOSURE_RUNCARD, 'utf8'))
-        .replace('epochs: 8000', 'epochs: 20')
-        .replace(/ {2}- \{ dataset: CLOSURE_(NU|NUB)_\w+, frac: 0\.75 \}\n/g, ''),
-    );
+    const { folder, runcard } = await writeClosureRuncard('tiny', {
+      epochs: 20,
+      chargedLeptonsOnly: true,
+    });
     const fitted = await run(
       'fit',
       runcard,

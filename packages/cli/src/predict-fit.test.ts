@@ -1,5 +1,4 @@
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadRuncard } from '@partonfit/core';
 import { initBackend } from '@partonfit/backend';
@@ -13,7 +12,7 @@ import {
   writeReplicaWeights,
 } from '@partonfit/trainer';
 import { fitFolderPaths } from '@partonfit/fit-folder';
-import { CLOSURE_RUNCARD } from '@partonfit/testing';
+import { writeClosureRuncard } from '@partonfit/testing';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { runCaptured as run } from './cli.fixture.js';
 
@@ -39,14 +38,10 @@ interface PredictJson {
  */
 async function trainedFit(): Promise<{ fit: string; inputs: FitInputs; trainer: Float64Array }> {
   await initBackend('cpu');
-  const folder = await mkdtemp(join(tmpdir(), 'partonfit-predict-fit-'));
-  const runcardFile = join(folder, 'tiny.yml');
-  await writeFile(
-    runcardFile,
-    (await readFile(CLOSURE_RUNCARD, 'utf8'))
-      .replace('epochs: 8000', 'epochs: 30')
-      .replace(/ {2}- \{ dataset: CLOSURE_(NU|NUB)_\w+, frac: 0\.75 \}\n/g, ''),
-  );
+  const { folder, runcard: runcardFile } = await writeClosureRuncard('tiny', {
+    epochs: 30,
+    chargedLeptonsOnly: true,
+  });
   const { runcard } = await loadRuncard(runcardFile);
   const { inputs } = await prepareFitInputs(runcard, {
     runcardFile,

@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFitSubmissions } from '@partonfit/cluster';
 import {
-  CLOSURE_RUNCARD,
   localSlurmUnavailable,
   startLocalSlurm,
+  writeClosureRuncard,
   type LocalSlurm,
 } from '@partonfit/testing';
 import { runCaptured as run } from './cli.fixture.js';
@@ -22,13 +21,7 @@ if (unavailable !== undefined) {
  * postfit keeps them all.
  */
 async function shortRuncard(name: string, epochs: number): Promise<string> {
-  const text = (await readFile(CLOSURE_RUNCARD, 'utf8'))
-    .replace('epochs: 8000', `epochs: ${epochs}`)
-    .replace('threshold_chi2: 5.0', 'threshold_chi2: 1000')
-    .replace('    initial: 10\n', '    initial: 10\n    threshold: 1.0e6\n');
-  const file = join(await mkdtemp(join(tmpdir(), 'partonfit-submit-')), `${name}.yml`);
-  await writeFile(file, text);
-  return file;
+  return (await writeClosureRuncard(name, { epochs, passEveryReplica: true })).runcard;
 }
 
 function slurm(command: string, args: readonly string[]): Promise<string> {

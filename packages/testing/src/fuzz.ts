@@ -71,7 +71,7 @@ const HOSTILE_TOKENS = [
 ];
 
 function pick<T>(values: readonly T[], random: SeededRandom): T {
-  return values[random.nextUint32() % values.length] as T;
+  return values[random.nextUint32() % values.length];
 }
 
 /**

@@ -8,7 +8,12 @@
  * @packageDocumentation
  */
 export { describeOnBackends, TEST_BACKENDS, type TestBackend } from './backends.js';
-export { CLOSURE_RUNCARD } from './closure-runcard.js';
+export {
+  CLOSURE_RUNCARD,
+  closureRuncardText,
+  writeClosureRuncard,
+  type ClosureRuncardChanges,
+} from './closure-runcard.js';
 export { cyclingChannels } from './luminosity-channels.js';
 export {
   damageBytes,
