@@ -9,5 +9,6 @@ export * from './hdf5/index.js';
 export * from './lhapdf/index.js';
 export * from './ndarray/index.js';
 export * from './npy/index.js';
+export * from './pineappl/index.js';
 export { writeFileAtomic } from './write-file-atomic.js';
 export { removeStaleTemporaries } from './stale-temporaries.js';
