@@ -33,6 +33,14 @@ export {
   parseLegacyFkTable,
   type ParseLegacyFkTableOptions,
 } from './parse-legacy-fk-table.js';
+export {
+  loadPineapplFkTable,
+  pineapplFkTable,
+  pineapplTableNameOfFile,
+  type PineapplFkTable,
+  type PineapplFkTableOptions,
+  type PineapplPidBasis,
+} from './pineappl-fk-table.js';
 export { combineOperands, predictFkTable, predictObservable, type PdfAtXGrid } from './predict.js';
 export {
   findCFactorFile,

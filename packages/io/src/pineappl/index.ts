@@ -2,6 +2,7 @@ export { BincodeReader } from './bincode-reader.js';
 export { decodeLz4Frame, isLz4Frame, LZ4_FRAME_MAGIC } from './lz4-frame.js';
 export {
   importedSubgridValues,
+  isPineapplGrid,
   parsePineapplGrid,
   pineapplBinCount,
   pineapplBinNormalizations,

@@ -5,6 +5,7 @@ import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { decodeLz4Frame } from './lz4-frame.js';
 import {
   importedSubgridValues,
+  isPineapplGrid,
   parsePineapplGrid,
   pineapplBinNormalizations,
   readPineapplGrid,
@@ -97,6 +98,12 @@ describe.skipIf(!hasSharedData(`theory_208/fastkernel/${NAME}.pineappl.lz4`, 'Pi
         expect(values[zerosLeft + k]).toBe(view.getFloat64(first + 8 * k, true));
       }
       expect(zerosLeft + entries).toBe(50);
+    });
+
+    it('should recognise PineAPPL files by their first bytes', () => {
+      expect(isPineapplGrid(compressed)).toBe(true);
+      expect(isPineapplGrid(plain)).toBe(true);
+      expect(isPineapplGrid(new TextEncoder().encode('{_____GridDesc'))).toBe(false);
     });
 
     it('should read the uncompressed form too', () => {

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { InputFileError, UnsupportedInputError } from '@partonfit/core';
+import { readInputBytes } from '../compressed/read-input.js';
 import { BincodeReader } from './bincode-reader.js';
 import { decodeLz4Frame, isLz4Frame } from './lz4-frame.js';
 import { forEachSparseEntry, readSparseArray3, type SparseArray3 } from './sparse-array3.js';
@@ -368,20 +368,24 @@ export function parsePineapplGrid(bytes: Uint8Array, options: { file: string }):
 }
 
 /**
- * Reads a PineAPPL grid file (see {@link parsePineapplGrid}).
+ * Reads a PineAPPL grid file (see {@link parsePineapplGrid}); like every input, it may also come
+ * gzip-compressed or as the single member of a tar archive.
  *
  * @throws InputFileError - naming the file when it cannot be read, and as
  *   {@link parsePineapplGrid}
  */
 export async function readPineapplGrid(file: string): Promise<PineapplGrid> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new InputFileError({ file, problem: `cannot read the file (${reason})`, cause });
-  }
-  return parsePineapplGrid(bytes, { file });
+  return parsePineapplGrid((await readInputBytes(file)).bytes, { file });
+}
+
+/**
+ * Whether `bytes` look like a PineAPPL grid file: an LZ4 frame, or the uncompressed form that
+ * opens with {@link PINEAPPL_MAGIC}.
+ */
+export function isPineapplGrid(bytes: Uint8Array): boolean {
+  if (isLz4Frame(bytes)) return true;
+  const magic = bytes.subarray(0, PINEAPPL_MAGIC.length);
+  return new TextDecoder().decode(magic) === PINEAPPL_MAGIC;
 }
 
 /**
