@@ -45,7 +45,9 @@ export { combineOperands, predictFkTable, predictObservable, type PdfAtXGrid } f
 export {
   findCFactorFile,
   findCompoundFile,
+  findFkTable,
   findLegacyFkTable,
+  fkTableFileNames,
   findTheoryFolder,
   loadLegacyObservable,
   type LoadLegacyObservableOptions,
