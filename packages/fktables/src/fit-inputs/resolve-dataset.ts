@@ -16,6 +16,7 @@ import { applyCFactors, loadCFactors } from '../fktable/cfactors.js';
 import type { FkTable } from '../fktable/fk-table.js';
 import { loadFkTable } from '../fktable/load-fk-table.js';
 import { createObservable, observableNdata, type Observable } from '../fktable/observable.js';
+import { collapseRepeatedDivisor } from '../fktable/repeated-divisor.js';
 import {
   findCFactorFile,
   findFkTable,
@@ -172,7 +173,11 @@ async function theoryObservable(
       ),
     ),
   );
-  return createObservable(dataset, theory.operation, operands);
+  return createObservable(
+    dataset,
+    theory.operation,
+    collapseRepeatedDivisor(theory.operation, operands),
+  );
 }
 
 /**
@@ -184,7 +189,8 @@ async function theoryObservable(
  *   the legacy set names of the dataset first (`FK_<SET>.dat`, its COMPOUND file and C-factors
  *   `cfac`), then the tables named by the commondata's theory block (`FK_<NAME>.dat` or
  *   PineAPPL's `<NAME>.pineappl.lz4`, scaled by `conversion_factor` and `normalization`,
- *   combined by `operation`; non-zero `shifts` are refused).
+ *   combined by `operation`, a zero-filled RATIO divisor kept as its first point; non-zero
+ *   `shifts` are refused).
  *
  * @throws RuncardError - when a setting needed to find an input is missing
  * @throws InputFileError - for missing or invalid files, or data and FK tables that disagree

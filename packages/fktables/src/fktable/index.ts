@@ -41,6 +41,7 @@ export {
   type PineapplFkTableOptions,
   type PineapplPidBasis,
 } from './pineappl-fk-table.js';
+export { collapseRepeatedDivisor } from './repeated-divisor.js';
 export { combineOperands, predictFkTable, predictObservable, type PdfAtXGrid } from './predict.js';
 export {
   findCFactorFile,

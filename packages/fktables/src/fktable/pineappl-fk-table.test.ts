@@ -5,7 +5,7 @@ import {
   type PineapplGrid,
   type SparseArray3,
 } from '@partonfit/io';
-import { UnsupportedInputError } from '@partonfit/core';
+import { PartonfitError, SeededRandom, UnsupportedInputError } from '@partonfit/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { loadBundle } from '../bundle/bundle.js';
@@ -136,6 +136,25 @@ describe.skipIf(!hasTable)('pineapplFkTable on the theory-208 HERA CC e⁻p tabl
     );
     expect(pid).toMatchObject({ file: FILE, key: 'channels[0]' });
     expect(pid.message).toMatch(/7 is not an evolution-basis id/);
+  });
+
+  it('should give only typed errors for 300 damaged copies of the file', async () => {
+    const compressed = await readFile(FILE);
+    const random = new SeededRandom(208);
+    let typed = 0;
+    for (let attempt = 0; attempt < 300; attempt++) {
+      const bytes = (attempt % 2 === 0 ? compressed : plain).slice();
+      for (let flip = 0; flip < 1 + Math.floor(random.uniform() * 3); flip++) {
+        bytes[Math.floor(random.uniform() * bytes.length)] = Math.floor(random.uniform() * 256);
+      }
+      try {
+        pineapplFkTable(parsePineapplGrid(bytes, { file: 'fuzz.pineappl.lz4' }));
+      } catch (error) {
+        if (!PartonfitError.isInstance(error)) throw error;
+        typed++;
+      }
+    }
+    expect(typed).toBeGreaterThan(30);
   });
 
   it('should be what loadFkTable gives for the file', async () => {

@@ -47,6 +47,9 @@ export interface PineapplFkTableOptions {
 
 const LEPTONS = new Set([11, 12, 13, 14, 15, 16]);
 
+/** The most values (float64) a table may hold: 2 GiB. */
+const MAX_VALUES = 2 ** 28;
+
 /** The table name a PineAPPL file name implies: `…/<NAME>.pineappl[.lz4]` → `<NAME>`. */
 export function pineapplTableNameOfFile(file: string): string | undefined {
   const base = file.split(/[\\/]/).pop() ?? file;
@@ -294,6 +297,13 @@ export function pineapplFkTable(
   );
   const position = new Map(combinations.map((combination, index) => [combination, index]));
   const perPoint = combinations.length * (hadronic ? nx * nx : nx);
+  if (ndata * perPoint > MAX_VALUES) {
+    throw new InputFileError({
+      file: grid.file,
+      key: 'subgrids',
+      problem: `${ndata} bins × ${perPoint} values per bin exceed ${MAX_VALUES} values`,
+    });
+  }
   const values = new Float64Array(ndata * perPoint);
   for (const { bin, channel, subgrid } of subgrids) {
     forEachSparseEntry(subgrid.array, (_, i1, i2, value) => {
