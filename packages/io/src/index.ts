@@ -9,6 +9,7 @@ export * from './hdf5/index.js';
 export * from './lhapdf/index.js';
 export * from './ndarray/index.js';
 export * from './npy/index.js';
+export * from './pineappl/index.js';
 export { writeFileAtomic } from './write-file-atomic.js';
 export { ensureWritableFolder } from './writable-folder.js';
 export { removeStaleTemporaries } from './stale-temporaries.js';

@@ -7,6 +7,7 @@ import {
   PartonfitError,
   RuncardError,
   ShapeError,
+  UnsupportedInputError,
 } from './index.js';
 
 describe('partonfit errors', () => {
@@ -26,6 +27,25 @@ describe('partonfit errors', () => {
       key: 'FastKernel',
     });
     expect(error.name).toBe('InputFileError');
+  });
+
+  it('should name the unsupported feature and still be an InputFileError', () => {
+    const error = new UnsupportedInputError({
+      file: 'grid.pineappl.lz4',
+      key: 'header',
+      feature: 'PineAPPL file version 1',
+      problem: 'supported is version 0',
+    });
+    expect(error.message).toBe(
+      'grid.pineappl.lz4: header: PineAPPL file version 1 is not supported: supported is version 0',
+    );
+    expect(UnsupportedInputError.isInstance(error)).toBe(true);
+    expect(InputFileError.isInstance(error)).toBe(true);
+    expect(PartonfitError.isInstance(error)).toBe(true);
+    expect(UnsupportedInputError.isInstance(new InputFileError({ file: 'f', problem: 'p' }))).toBe(
+      false,
+    );
+    expect(error.name).toBe('UnsupportedInputError');
   });
 
   it('should state expected and actual shapes with named axes', () => {

@@ -1,6 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputFileError, type DatasetInput, type ObservableOperation } from '@partonfit/core';
+import {
+  InputFileError,
+  UnsupportedInputError,
+  type DatasetInput,
+  type ObservableOperation,
+} from '@partonfit/core';
 import { loadBundle } from '../bundle/bundle.js';
 import type { CommonData } from '../commondata/commondata.js';
 import { readLegacyNames } from '../commondata/dataset-names.js';
@@ -11,10 +16,12 @@ import { applyCFactors, loadCFactors } from '../fktable/cfactors.js';
 import type { FkTable } from '../fktable/fk-table.js';
 import { loadFkTable } from '../fktable/load-fk-table.js';
 import { createObservable, observableNdata, type Observable } from '../fktable/observable.js';
+import { collapseRepeatedDivisor } from '../fktable/repeated-divisor.js';
 import {
   findCFactorFile,
-  findLegacyFkTable,
+  findFkTable,
   findTheoryFolder,
+  fkTableFileNames,
   loadLegacyObservable,
 } from '../fktable/theory-folder.js';
 import { closureDatasets, closurePositivity } from '../closure/closure-datasets.js';
@@ -134,30 +141,43 @@ async function theoryObservable(
   }
   const theory = commonData?.theory;
   const named = theory?.fkTables.flat() ?? [];
-  if (
-    theory === undefined ||
-    !named.every((name) => existsSync(join(fastkernel, `FK_${name}.dat`)))
-  ) {
-    const looked = [...candidates, ...named].map((name) => `FK_${name}.dat`);
+  const exists = (name: string) =>
+    fkTableFileNames(name).some((file) => existsSync(join(fastkernel, file)));
+  if (theory === undefined || !named.every(exists)) {
+    const looked = [
+      ...candidates.map((name) => `FK_${name}.dat`),
+      ...named.flatMap((name) => [`FK_${name}.dat`, `${name}.pineappl.lz4`]),
+    ];
     throw new InputFileError({
       file: fastkernel,
       problem: `no FK table for ${dataset}: looked for ${[...new Set(looked)].join(', ')}`,
+    });
+  }
+  const shifted = Object.entries(theory.shifts ?? {}).find(([, shift]) => shift !== 0);
+  if (shifted !== undefined) {
+    throw new UnsupportedInputError({
+      file: commonData?.files[0] ?? fastkernel,
+      key: `${dataset}.theory.shifts`,
+      feature: 'FK-table shifts',
+      problem: `${shifted[0]} is shifted by ${shifted[1]} points`,
     });
   }
   const operands = await Promise.all(
     theory.fkTables.map((names) =>
       Promise.all(
         names.map(async (name) => {
-          const table = await loadFkTable(await findLegacyFkTable(theories, theoryId, name), {
-            name,
-          });
+          const table = await loadFkTable(await findFkTable(theories, theoryId, name), { name });
           const factor = theory.conversionFactor * (theory.normalization?.[name] ?? 1);
           return withCFactors(scaleTable(table, factor), cfac, paths, dataset);
         }),
       ),
     ),
   );
-  return createObservable(dataset, theory.operation, operands);
+  return createObservable(
+    dataset,
+    theory.operation,
+    collapseRepeatedDivisor(theory.operation, operands),
+  );
 }
 
 /**
@@ -167,7 +187,10 @@ async function theoryObservable(
  *   with the entry's `variant`), and the FK tables either from the entry's `fktables` files
  *   (with `operation`) or found by name in `data_paths.theories/theory_<ID>/fastkernel`, trying
  *   the legacy set names of the dataset first (`FK_<SET>.dat`, its COMPOUND file and C-factors
- *   `cfac`), then the tables named by the commondata's theory block.
+ *   `cfac`), then the tables named by the commondata's theory block (`FK_<NAME>.dat` or
+ *   PineAPPL's `<NAME>.pineappl.lz4`, scaled by `conversion_factor` and `normalization`,
+ *   combined by `operation`, a zero-filled RATIO divisor kept as its first point; non-zero
+ *   `shifts` are refused).
  *
  * @throws RuncardError - when a setting needed to find an input is missing
  * @throws InputFileError - for missing or invalid files, or data and FK tables that disagree

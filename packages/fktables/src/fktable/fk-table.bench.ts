@@ -1,5 +1,5 @@
 import { bench, describe } from 'vitest';
-import { hasSharedData } from '@partonfit/testing/shared-data';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import {
   ATLAS_TTBAR_FILE,
   ATLAS_TTBAR_TAR_FILE,
@@ -80,6 +80,21 @@ describe.skipIf(points === 0 || !hasSharedData('theory_200', 'large FK-table ben
       `parse ${(text.length / 1e6).toFixed(0)} MB of text`,
       () => void parseLegacyFkTable(text, { file: 'large' }),
       { iterations: 2, warmupIterations: 1, time: 0 },
+    );
+  },
+);
+
+/** Reading the theory-208 PineAPPL table: 75 kB of LZ4, 273 kB of bincode, 42 × 9 × 50 values. */
+describe.skipIf(!hasSharedData('theory_208/fastkernel', 'PineAPPL benchmark'))(
+  'PineAPPL FK tables',
+  () => {
+    const file = `${SHARED_DATA}theory_208/fastkernel/HERA_CC_318GEV_EM_SIGMARED.pineappl.lz4`;
+    bench(
+      'load HERA_CC_318GEV_EM_SIGMARED.pineappl.lz4',
+      async () => {
+        await loadFkTable(file);
+      },
+      options,
     );
   },
 );

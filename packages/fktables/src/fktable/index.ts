@@ -33,11 +33,22 @@ export {
   parseLegacyFkTable,
   type ParseLegacyFkTableOptions,
 } from './parse-legacy-fk-table.js';
+export {
+  loadPineapplFkTable,
+  pineapplFkTable,
+  pineapplTableNameOfFile,
+  type PineapplFkTable,
+  type PineapplFkTableOptions,
+  type PineapplPidBasis,
+} from './pineappl-fk-table.js';
+export { collapseRepeatedDivisor } from './repeated-divisor.js';
 export { combineOperands, predictFkTable, predictObservable, type PdfAtXGrid } from './predict.js';
 export {
   findCFactorFile,
   findCompoundFile,
+  findFkTable,
   findLegacyFkTable,
+  fkTableFileNames,
   findTheoryFolder,
   loadLegacyObservable,
   type LoadLegacyObservableOptions,

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasSharedData } from '@partonfit/testing/shared-data';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import {
   disFlavourMap,
   disValues,
@@ -13,6 +13,7 @@ import { predictObservable } from './predict.js';
 import {
   findCFactorFile,
   findCompoundFile,
+  findFkTable,
   findLegacyFkTable,
   loadLegacyObservable,
 } from './theory-folder.js';
@@ -131,3 +132,22 @@ describe('theory-folder resolution', () => {
     },
   );
 });
+
+describe.skipIf(!hasSharedData('theory_208/fastkernel', 'PineAPPL theory folder'))(
+  'findFkTable in the shared theories',
+  () => {
+    it('should find legacy tables first and PineAPPL tables by their commondata name', async () => {
+      expect(await findFkTable(SHARED_DATA, 200, 'POSXDQ')).toBe(
+        `${SHARED_DATA}theory_200/fastkernel/FK_POSXDQ.dat`,
+      );
+      expect(await findFkTable(SHARED_DATA, 208, 'HERA_CC_318GEV_EM_SIGMARED')).toBe(
+        `${SHARED_DATA}theory_208/fastkernel/HERA_CC_318GEV_EM_SIGMARED.pineappl.lz4`,
+      );
+      const error = await inputFileRejection(findFkTable(SHARED_DATA, 208, 'POSXDQ'));
+      expect(error.file).toBe(`${SHARED_DATA}theory_208/fastkernel`);
+      expect(error.message).toContain(
+        'no FK table for POSXDQ in theory 208: looked for FK_POSXDQ.dat, FK_POSXDQ.dat.gz, POSXDQ.pineappl.lz4',
+      );
+    });
+  },
+);

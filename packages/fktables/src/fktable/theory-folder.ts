@@ -68,6 +68,35 @@ export async function findLegacyFkTable(
 }
 
 /**
+ * The file names an FK table named `setName` may have in a theory's `fastkernel` folder, in the
+ * order they are tried: the legacy `FK_<SET>.dat` and `FK_<SET>.dat.gz`, then PineAPPL's
+ * `<SET>.pineappl.lz4` (current NNPDF theories, named as commondata's `FK_tables` name them).
+ */
+export function fkTableFileNames(setName: string): string[] {
+  return [`FK_${setName}.dat`, `FK_${setName}.dat.gz`, `${setName}.pineappl.lz4`];
+}
+
+/**
+ * The path of an FK table of either format in `<theories>/theory_<ID>/fastkernel/`, the first of
+ * {@link fkTableFileNames} that exists.
+ *
+ * @throws InputFileError - naming the paths looked for, when none exists
+ */
+export async function findFkTable(
+  theoriesFolder: string,
+  theoryId: number,
+  setName: string,
+): Promise<string> {
+  const folder = join(await findTheoryFolder(theoriesFolder, theoryId), 'fastkernel');
+  const paths = fkTableFileNames(setName).map((name) => join(folder, name));
+  for (const path of paths) if (await isFile(path)) return path;
+  throw new InputFileError({
+    file: folder,
+    problem: `no FK table for ${setName} in theory ${theoryId}: looked for ${fkTableFileNames(setName).join(', ')}`,
+  });
+}
+
+/**
  * The path of a dataset's legacy COMPOUND file, `<theory>/compound/FK_<SET>-COMPOUND.dat`, or
  * undefined when the dataset has none (its observable is then the single table `FK_<SET>`).
  *

@@ -1,4 +1,5 @@
 export {
+  inputBytesAsText,
   isGzip,
   readInputBytes,
   readInputText,

@@ -76,12 +76,15 @@ export async function readInputBytes(file: string): Promise<InputBytes> {
 }
 
 /**
- * Reads an input file like {@link readInputBytes} and decodes it as UTF-8 text.
+ * Decodes unpacked input bytes (from {@link readInputBytes} or {@link unpackInputBytes}) as UTF-8
+ * text.
  *
- * @throws InputFileError as {@link readInputBytes} does, and when the content is not valid UTF-8
+ * @param input - the bytes and their tar member
+ * @param file - the file they came from, for error messages
+ * @throws InputFileError when the content is not valid UTF-8
  */
-export async function readInputText(file: string): Promise<InputText> {
-  const { bytes, member } = await readInputBytes(file);
+export function inputBytesAsText(input: InputBytes, file: string): InputText {
+  const { bytes, member } = input;
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), member };
   } catch (cause) {
@@ -91,4 +94,13 @@ export async function readInputText(file: string): Promise<InputText> {
       cause,
     });
   }
+}
+
+/**
+ * Reads an input file like {@link readInputBytes} and decodes it as UTF-8 text.
+ *
+ * @throws InputFileError as {@link readInputBytes} does, and when the content is not valid UTF-8
+ */
+export async function readInputText(file: string): Promise<InputText> {
+  return inputBytesAsText(await readInputBytes(file), file);
 }

@@ -1,0 +1,273 @@
+import { readFile } from 'node:fs/promises';
+import {
+  decodeLz4Frame,
+  parsePineapplGrid,
+  type PineapplGrid,
+  type SparseArray3,
+} from '@partonfit/io';
+import { PartonfitError, SeededRandom, UnsupportedInputError } from '@partonfit/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
+import { loadBundle } from '../bundle/bundle.js';
+import { chi2 } from '../bundle/chi2.js';
+import { loadCommonData } from '../commondata/load-commondata.js';
+import { covarianceMatrix } from '../covariance/covariance-matrix.js';
+import type { DisFkTable } from './fk-table.js';
+import { inputFileError } from './input-file-error.fixture.js';
+import { loadFkTable } from './load-fk-table.js';
+import { atQ0, loadNnpdf40Central, NNPDF40_FOLDER } from './nnpdf40.fixture.js';
+import { loadPineapplFkTable, pineapplFkTable, type PineapplFkTable } from './pineappl-fk-table.js';
+import { predictFkTable, type PdfAtXGrid } from './predict.js';
+
+const NAME = 'HERA_CC_318GEV_EM_SIGMARED';
+const FILE = `${SHARED_DATA}theory_208/fastkernel/${NAME}.pineappl.lz4`;
+const METADATA = `${SHARED_DATA}theory_208/fastkernel/${NAME}.metadata.json`;
+const hasTable = hasSharedData(`theory_208/fastkernel/${NAME}.pineappl.lz4`, 'PineAPPL FK table');
+
+describe.skipIf(!hasTable)('pineapplFkTable on the theory-208 HERA CC e⁻p table', () => {
+  let table: PineapplFkTable;
+  let fkTable: DisFkTable;
+  let grid: PineapplGrid;
+  let plain: Uint8Array;
+  beforeAll(async () => {
+    table = await loadPineapplFkTable(FILE);
+    if (table.fkTable.hadronic) throw new Error('expected a DIS table');
+    fkTable = table.fkTable;
+    plain = decodeLz4Frame(await readFile(FILE), FILE);
+    grid = parsePineapplGrid(plain, { file: FILE });
+  });
+
+  it('should hold 42 points, the 9 evolution-basis channels, 50 x nodes and Q0 = 1.65 GeV', async () => {
+    const runcard = JSON.parse(
+      (JSON.parse(await readFile(METADATA, 'utf8')) as { runcard: string }).runcard,
+    ) as { interpolation_xgrid: number[] };
+    expect(fkTable).toMatchObject({ name: NAME, file: FILE, ndata: 42, hadronic: false });
+    // Σ, g, V, V3, V8, V15, T3, T8, T15: the luminosity of the theory-200 bundle
+    expect(fkTable.channels).toEqual([1, 2, 3, 4, 5, 6, 9, 10, 11]);
+    expect(Array.from(fkTable.xGrid)).toEqual(runcard.interpolation_xgrid);
+    expect(fkTable.q0).toBeCloseTo(1.65, 14);
+    expect(fkTable.values).toHaveLength(42 * 9 * 50);
+    expect(Array.from(table.binNormalizations)).toEqual(new Array(42).fill(1));
+    expect(table.pidBasis).toBe('evol');
+    expect(table.fileVersion).toBe(0);
+    expect(table.metadata.get('fk_assumptions')).toBe('Nf4Ind');
+    expect(JSON.parse(table.metadata.get('theory') ?? '{}')).toMatchObject({ ID: 208, PTO: 1 });
+  });
+
+  it('should equal the stored values over x, read from the bytes by hand', () => {
+    // Subgrid [0, 0, 0] (bin 0, channel 0 = gluon, evolution index 2): its `entries` vector
+    // starts at byte 53 (header 16, ndarray version 1, shape 24, count 8, variant 4): a u64
+    // length, then the values of one run starting at x node 20 (its index pair follows).
+    const view = new DataView(plain.buffer, plain.byteOffset, plain.byteLength);
+    const entries = Number(view.getBigUint64(53, true));
+    const zerosLeft = Number(view.getBigUint64(53 + 8 + 8 * entries + 8, true));
+    expect([entries, zerosLeft]).toEqual([30, 20]);
+    const gluon = fkTable.channels.indexOf(2);
+    for (const k of [0, 7, 29]) {
+      const node = zerosLeft + k;
+      const stored = view.getFloat64(53 + 8 + 8 * k, true);
+      expect(fkTable.values[gluon * 50 + node]).toBe(stored / fkTable.xGrid[node]);
+    }
+    for (let node = 0; node < zerosLeft; node++) expect(fkTable.values[gluon * 50 + node]).toBe(0);
+  });
+
+  it('should rotate a flavour-basis grid and fold channel factors in', () => {
+    // the same grid with channels in PDG ids: gluon → 21, and Σ written as 2 · (½ u + ½ ū)
+    const channels = grid.channels.map((entries) =>
+      entries.flatMap(({ pid1, pid2 }) => {
+        if (pid1 === 21) return [{ pid1: 21, pid2, factor: 1 }];
+        if (pid1 === 100)
+          return [
+            { pid1: 2, pid2, factor: 2 },
+            { pid1: -2, pid2, factor: 2 },
+          ];
+        return [];
+      }),
+    );
+    const metadata = new Map(grid.metadata).set('lumi_id_types', 'pdg_mc_ids');
+    const rotated = pineapplFkTable({ ...grid, channels, metadata });
+    if (rotated.fkTable.hadronic) throw new Error('expected a DIS table');
+    const xf = new Float64Array(50 * 14);
+    // a PDF with only u = ū = 1 (x·f), so Σ = 2, T3 = 2, T8 = 2, T15 = 2, T24 = 2, T35 = 2
+    const flavourOnly = new Float64Array(50 * 14);
+    for (let a = 0; a < 50; a++) {
+      for (const k of [1, 9, 10, 11, 12, 13]) flavourOnly[a * 14 + k] = 2;
+      xf[a * 14 + 1] = 2;
+    }
+    // 2u + 2ū = 4 times the Σ channel's values; the evolution table sees Σ = 2 times them
+    const pdg = predictFkTable(rotated.fkTable, flavourOnly);
+    const evolution = predictFkTable(fkTable, xf);
+    pdg.forEach((value, n) => {
+      expect(value).toBeCloseTo(2 * evolution[n], 12);
+    });
+  });
+
+  it('should refuse grids that are not FK tables, naming the file', () => {
+    const orders = inputFileError(() =>
+      pineapplFkTable({ ...grid, orders: [{ alphas: 1, alpha: 0, logxir: 0, logxif: 0 }] }),
+    );
+    expect(UnsupportedInputError.isInstance(orders)).toBe(true);
+    expect(orders.file).toBe(FILE);
+    expect(orders.message).toMatch(
+      /not an FK table is not supported: it has the orders αs\^1 α\^0/,
+    );
+    const lagrange = inputFileError(() =>
+      pineapplFkTable({
+        ...grid,
+        subgrids: grid.subgrids.map((subgrid, i) =>
+          i === 5 ? { type: 'LagrangeSubgridV2' } : subgrid,
+        ),
+      }),
+    );
+    expect(lagrange.key).toBe('subgrids[0, 0, 5]');
+    expect(lagrange.message).toMatch(/LagrangeSubgridV2; evolve it \(pineko\) first/);
+    const basis = inputFileError(() =>
+      pineapplFkTable({
+        ...grid,
+        metadata: new Map(grid.metadata).set('lumi_id_types', 'flavour'),
+      }),
+    );
+    expect(basis.message).toMatch(/particle-id basis "flavour" is not supported/);
+    const pid = inputFileError(() =>
+      pineapplFkTable({
+        ...grid,
+        channels: [[{ pid1: 7, pid2: 11, factor: 1 }], ...grid.channels.slice(1)],
+      }),
+    );
+    expect(pid).toMatchObject({ file: FILE, key: 'channels[0]' });
+    expect(pid.message).toMatch(/7 is not an evolution-basis id/);
+  });
+
+  it('should give only typed errors for 300 damaged copies of the file', async () => {
+    const compressed = await readFile(FILE);
+    const random = new SeededRandom(208);
+    let typed = 0;
+    for (let attempt = 0; attempt < 300; attempt++) {
+      const bytes = (attempt % 2 === 0 ? compressed : plain).slice();
+      for (let flip = 0; flip < 1 + Math.floor(random.uniform() * 3); flip++) {
+        bytes[Math.floor(random.uniform() * bytes.length)] = Math.floor(random.uniform() * 256);
+      }
+      try {
+        pineapplFkTable(parsePineapplGrid(bytes, { file: 'fuzz.pineappl.lz4' }));
+      } catch (error) {
+        if (!PartonfitError.isInstance(error)) throw error;
+        typed++;
+      }
+    }
+    expect(typed).toBeGreaterThan(30);
+  });
+
+  it('should be what loadFkTable gives for the file', async () => {
+    const loaded = await loadFkTable(FILE);
+    expect(loaded.name).toBe(NAME);
+    expect(loaded.values).toEqual(fkTable.values);
+  });
+});
+
+const hasComparison =
+  hasTable &&
+  hasSharedData(NNPDF40_FOLDER, 'NNPDF4.0 member 0') &&
+  hasSharedData('bundles/HERACOMBCCEM.npz', 'theory-200 HERA CC bundle') &&
+  hasSharedData('commondata/HERA_CC_318GEV', 'HERA CC commondata');
+
+describe.skipIf(!hasComparison)(
+  'theory 208 (PineAPPL, NLO) against theory 200 (bundle, NNLO)',
+  () => {
+    let pdf: PdfAtXGrid;
+    beforeAll(async () => {
+      pdf = atQ0(await loadNnpdf40Central());
+    });
+
+    it('should predict HERA CC e⁻p within the NLO–NNLO difference and fit the data as well', async () => {
+      const { fkTable } = await loadPineapplFkTable(FILE);
+      const bundle = await loadBundle(`${SHARED_DATA}bundles/HERACOMBCCEM.npz`);
+      const commonData = await loadCommonData(`${SHARED_DATA}commondata`, 'HERACOMBCCEM');
+      expect(commonData).toMatchObject({ name: 'HERA_CC_318GEV_EM-SIGMARED', variant: 'legacy' });
+      const nlo = predictFkTable(fkTable, pdf(fkTable.xGrid));
+      const nnlo = predictFkTable(bundle.fkTable, pdf(bundle.fkTable.xGrid));
+      // theory 208 is NLO (PTO 1, FONLL-B), theory 200 NNLO (FONLL-C): a few per cent apart
+      const ratios = Array.from(nlo, (value, n) => value / nnlo[n]);
+      const sorted = [...ratios].sort((a, b) => a - b);
+      const median = (sorted[20] + sorted[21]) / 2;
+      expect(Math.abs(median - 1)).toBeLessThan(0.03);
+      expect(sorted[0]).toBeGreaterThan(0.95);
+      expect(sorted[41]).toBeLessThan(1.1);
+      // the largest difference is at the smallest x (0.008, Q² = 300 GeV²)
+      expect(ratios.indexOf(sorted[41])).toBe(0);
+      const covariance = covarianceMatrix([commonData]);
+      const chi2Nnlo = chi2(commonData.central, nnlo, covariance);
+      expect(chi2Nnlo / 53.28 - 1).toBeLessThan(1e-3); // data/README.md, computed with numpy
+      const chi2Nlo = chi2(commonData.central, nlo, covariance);
+      expect(chi2Nlo / 42).toBeLessThan(1.5);
+      expect(Math.abs(chi2Nlo - chi2Nnlo) / 42).toBeLessThan(0.2);
+    });
+  },
+);
+
+/** A full (un-sparse) `SparseArray3` of shape (1, n, n) holding `dense` (n, n) row-major. */
+function denseSparseArray(dense: readonly number[], n: number): SparseArray3 {
+  const indices = new Float64Array(2 * (n + 1));
+  for (let row = 0; row <= n; row++) indices[2 * row + 1] = row * n;
+  return { entries: Float64Array.from(dense), indices, start: 0, dimensions: [1, n, n] };
+}
+
+describe('pineapplFkTable on a hadronic grid', () => {
+  const xGrid = Float64Array.of(0.01, 0.1, 0.5);
+  const subgrid = (dense: readonly number[]) =>
+    ({
+      type: 'ImportOnlySubgridV2',
+      array: denseSparseArray(dense, 3),
+      mu2Grid: [{ ren: 100, fac: 2.7225 }],
+      x1Grid: xGrid,
+      x2Grid: xGrid,
+    }) as const;
+  const grid: PineapplGrid = {
+    file: 'pp.pineappl.lz4',
+    fileVersion: 0,
+    subgridShape: [1, 2, 2],
+    subgrids: [
+      subgrid([1, 2, 3, 4, 5, 6, 7, 8, 9]),
+      { type: 'EmptySubgridV1' },
+      subgrid([0, 0, 0, 0, 1, 0, 0, 0, 0]),
+      subgrid([0, 0, 0, 0, 0, 0, 0, 0, 2]),
+    ],
+    // g g, and Σ g with a factor 3
+    channels: [[{ pid1: 21, pid2: 21, factor: 1 }], [{ pid1: 100, pid2: 21, factor: 3 }]],
+    binLimits: { kind: 'unequal', limits: Float64Array.of(0, 0.5, 2.5) },
+    orders: [{ alphas: 0, alpha: 0, logxir: 0, logxif: 0 }],
+    remapper: undefined,
+    metadata: new Map([['lumi_id_types', 'evol']]),
+  };
+
+  it('should divide by x1·x2 and the bin widths and fold the factors into pairs', () => {
+    const { fkTable, binNormalizations } = pineapplFkTable(grid);
+    expect(Array.from(binNormalizations)).toEqual([0.5, 2]);
+    if (!fkTable.hadronic) throw new Error('expected a hadronic table');
+    expect(fkTable).toMatchObject({ name: 'pp', ndata: 2 });
+    expect(fkTable.q0).toBeCloseTo(1.65, 14);
+    expect(fkTable.channels).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+    // point 0, channel g g (index 1), x nodes (1, 2): 6 / (0.1 · 0.5) / 0.5
+    expect(fkTable.values[(0 * 2 + 1) * 9 + 1 * 3 + 2]).toBeCloseTo(6 / 0.05 / 0.5, 12);
+    expect(fkTable.values[(0 * 2 + 0) * 9 + 1 * 3 + 2]).toBe(0);
+    // point 1, channel Σ g (index 0), x nodes (2, 2): 3 · 2 / 0.25 / 2
+    expect(fkTable.values[(1 * 2 + 0) * 9 + 2 * 3 + 2]).toBeCloseTo((3 * 2) / 0.25 / 2, 12);
+  });
+
+  it('should refuse subgrids on different x-grids and a lepton side with several nodes', () => {
+    const other = {
+      ...subgrid([0, 0, 0, 0, 0, 0, 0, 0, 2]),
+      x2Grid: Float64Array.of(0.01, 0.2, 0.5),
+    };
+    const different = inputFileError(() =>
+      pineapplFkTable({ ...grid, subgrids: [...grid.subgrids.slice(0, 3), other] }),
+    );
+    expect(different).toMatchObject({ file: 'pp.pineappl.lz4', key: 'subgrids[0, 1, 1]' });
+    expect(different.message).toMatch(/x2 nodes differ/);
+    const dis = new Map(grid.metadata).set('initial_state_2', '-11');
+    const lepton = inputFileError(() => pineapplFkTable({ ...grid, metadata: dis }));
+    expect(lepton.message).toMatch(/3 x nodes for the lepton \(x2\)/);
+  });
+});
