@@ -141,7 +141,7 @@ async function theoryObservable(
     const looked = [...candidates, ...named].map((name) => `FK_${name}.dat`);
     throw new InputFileError({
       file: fastkernel,
-      problem: `no FK table for ${dataset}: looked for ${[...new Set(looked)].join(', ')}`,
+      problem: `no FK table for ${dataset}: looked for ${[...new Set(looked)].join(', ')}; \`partonfit get theory ${theoryId}\` downloads NNPDF's whole theory`,
     });
   }
   const operands = await Promise.all(

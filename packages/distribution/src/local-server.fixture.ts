@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request the local server received. */
+export interface ServedRequest {
+  readonly path: string;
+  /** The `Range` header, if any. */
+  readonly range: string | undefined;
+}
+
+/** A local HTTP server on 127.0.0.1 serving files from memory, as NNPDF's and LHAPDF's do. */
+export interface LocalServer {
+  /** `http://127.0.0.1:<port>/`. */
+  readonly url: string;
+  /** Every request, in order. */
+  readonly requests: ServedRequest[];
+  /** Stops the server (and any open connection). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startLocalServer}. */
+export interface LocalServerOptions {
+  /**
+   * Cuts the first response for these paths after this many bytes of the body (the connection
+   * is destroyed mid-transfer), as a dropped connection does.
+   */
+  readonly cutFirstResponse?: Readonly<Record<string, number>>;
+}
+
+/**
+ * Starts a server on 127.0.0.1 (port 0: a free port) that serves `files` (path → bytes, e.g.
+ * `/theories/theorydata.json`), answers 404 for anything else and honours `Range: bytes=<n>-`
+ * with 206 and `Content-Range`.
+ */
+export async function startLocalServer(
+  files: Readonly<Partial<Record<string, Uint8Array | string>>>,
+  options: LocalServerOptions = {},
+): Promise<LocalServer> {
+  const requests: ServedRequest[] = [];
+  const cut = new Map(Object.entries(options.cutFirstResponse ?? {}));
+  const server: Server = createServer((request, response) => {
+    const path = request.url ?? '/';
+    const range = request.headers.range;
+    requests.push({ path, range });
+    const file = files[path];
+    if (file === undefined) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    const body = Buffer.from(file);
+    const start = Number(/^bytes=(\d+)-$/.exec(range ?? '')?.[1] ?? 0);
+    if (start >= body.length && start > 0) {
+      response.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+      return;
+    }
+    const headers: Record<string, string | number> = { 'content-length': body.length - start };
+    if (start > 0) headers['content-range'] = `bytes ${start}-${body.length - 1}/${body.length}`;
+    response.writeHead(start > 0 ? 206 : 200, headers);
+    const cutAt = cut.get(path);
+    if (cutAt !== undefined) {
+      cut.delete(path);
+      response.write(body.subarray(start, start + cutAt), () => response.socket?.end());
+      return;
+    }
+    response.end(body.subarray(start));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
+      }),
+  };
+}
+
+/** An address on 127.0.0.1 where nothing listens: a port just freed. */
+export async function refusedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) =>
+    server.close(() => {
+      resolve();
+    }),
+  );
+  return `http://127.0.0.1:${port}/`;
+}
