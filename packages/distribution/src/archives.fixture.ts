@@ -1,12 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { makeTar, type TarFixtureEntry } from '@partonfit/testing/tar';
 
 /**
  * Archives laid out as NNPDF's and LHAPDF's servers lay them out, made in the test: a theory
  * `theory_<ID>.tgz` holding `theory_<ID>/fastkernel/` whose legacy tables are each a gzip tar
- * of `theory_<ID>/fastkernel/FK_<SET>.dat`, and an LHAPDF `<set>.tar.gz` holding `<set>/`.
+ * of `theory_<ID>/fastkernel/FK_<SET>.dat`.
  */
 
 /** A legacy FK table as NNPDF's server ships it: a gzip tar holding the one table. */
@@ -39,16 +37,6 @@ export function syntheticTheoryArchive(theoryId: number): Uint8Array {
     'FK_A.dat': shippedFkTable(theoryId, 'A', 'table A\n'.repeat(3000)),
     'FK_B.dat': shippedFkTable(theoryId, 'B', 'table B\n'.repeat(50)),
   });
-}
-
-/** `<set>.tar.gz` of the LHAPDF set folder `folder` (its files, named `<set>/<file>`). */
-export async function lhapdfArchive(folder: string, set: string): Promise<Uint8Array> {
-  const names = (await readdir(folder)).sort();
-  const entries: TarFixtureEntry[] = [{ name: `${set}/`, type: '5' }];
-  for (const name of names) {
-    entries.push({ name: `${set}/${name}`, content: await readFile(join(folder, name)) });
-  }
-  return gzipSync(makeTar(entries));
 }
 
 /** A theory index as NNPDF's servers publish it. */

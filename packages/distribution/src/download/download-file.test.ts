@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DownloadError } from '../download-error.js';
-import { refusedUrl, startLocalServer, type LocalServer } from '../local-server.fixture.js';
+import { refusedUrl, startLocalServer, type LocalServer } from '@partonfit/testing/local-server';
 import { downloadFile, type DownloadProgress } from './download-file.js';
 
 /** 200 kB of bytes that differ from position to position. */

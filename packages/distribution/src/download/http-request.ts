@@ -47,7 +47,7 @@ export function getResponse(
       reject(
         new DownloadError({
           url,
-          problem: `cannot reach the server (${networkReason(cause)}); check the network connection, or set a mirror (see partonfit get --help)`,
+          problem: `cannot reach the server (${networkReason(cause)}); offline? check the network connection`,
           cause,
         }),
       );

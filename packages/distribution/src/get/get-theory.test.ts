@@ -15,7 +15,7 @@ import {
   theoryIndex,
 } from '../archives.fixture.js';
 import { DownloadError } from '../download-error.js';
-import { refusedUrl, startLocalServer, type LocalServer } from '../local-server.fixture.js';
+import { refusedUrl, startLocalServer, type LocalServer } from '@partonfit/testing/local-server';
 import type { Servers } from '../servers.js';
 import type { GetEvent } from './install-archive.js';
 import { getTheory } from './get-theory.js';

@@ -1,6 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * A local HTTP server for tests of downloads (`partonfit get`): started by the test on
+ * 127.0.0.1, stopped by it afterwards.
+ *
+ * @packageDocumentation
+ */
+
 /** A request the local server received. */
 export interface ServedRequest {
   readonly path: string;
