@@ -63,8 +63,7 @@ function describeResult(what: string, result: GetResult, lookHint: string): stri
  */
 export const getCommand = defineCommand({
   name: 'get',
-  summary:
-    'download an NNPDF theory or an LHAPDF set into the data folder ($PARTONFIT_DATA, else ~/.cache/partonfit)',
+  summary: 'download an NNPDF theory or an LHAPDF set into the data folder ($PARTONFIT_DATA)',
   usage: 'partonfit get (theory <ID> | pdf <LHAPDF set name>) [--data <folder>]',
   options: { data: { type: 'string' } },
   positionals: 2,
