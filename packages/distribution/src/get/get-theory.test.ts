@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -112,6 +112,25 @@ describe('getTheory from a local server laid out as NNPDF’s', () => {
     expect((await readInputText(join(result.folder, 'fastkernel', 'FK_A.dat'))).text).toBe(
       'table A\n'.repeat(3000),
     );
+  });
+
+  it('should unpack the complete archive a run killed while unpacking left, without downloading', async () => {
+    const archive = syntheticTheoryArchive(7);
+    const { servers, data } = await nnpdfServer({ 'theory_7.tgz': archive });
+    const theories = join(data, 'theories');
+    await mkdir(join(theories, '.theory_7.unpack-abc123', 'theory_7'), { recursive: true });
+    await writeFile(join(theories, 'theory_7.tgz'), archive);
+    const result = await getTheory(7, { dataFolder: data, servers });
+    expect(result.download).toBeUndefined();
+    expect(server?.requests.map((request) => request.path)).toEqual([
+      '/theories/theorydata.json',
+      '/tables/theorydata.json',
+    ]);
+    expect(await readdir(theories)).toEqual(['theory_7']);
+    expect((await readdir(join(result.folder, 'fastkernel'))).sort()).toEqual([
+      'FK_A.dat',
+      'FK_B.dat',
+    ]);
   });
 
   it('should refuse a corrupt archive and leave nothing behind', async () => {
