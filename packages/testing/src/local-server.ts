@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,6 +14,8 @@ export interface ServedRequest {
   readonly path: string;
   /** The `Range` header, if any. */
   readonly range: string | undefined;
+  /** The `If-Range` header, if any. */
+  readonly ifRange?: string | undefined;
 }
 
 /** A local HTTP server on 127.0.0.1 serving files from memory, as NNPDF's and LHAPDF's do. */
@@ -36,8 +39,9 @@ export interface LocalServerOptions {
 
 /**
  * Starts a server on 127.0.0.1 (port 0: a free port) that serves `files` (path → bytes, e.g.
- * `/theories/theorydata.json`), answers 404 for anything else and honours `Range: bytes=<n>-`
- * with 206 and `Content-Range`.
+ * `/theories/theorydata.json`; the object may be changed while it runs), answers 404 for
+ * anything else, sends an `ETag` (a hash of the bytes) and honours `Range: bytes=<n>-` with 206
+ * and `Content-Range` — unless an `If-Range` names another ETag, then it sends the whole file.
  */
 export async function startLocalServer(
   files: Readonly<Partial<Record<string, Uint8Array | string>>>,
@@ -48,19 +52,25 @@ export async function startLocalServer(
   const server: Server = createServer((request, response) => {
     const path = request.url ?? '/';
     const range = request.headers.range;
-    requests.push({ path, range });
+    const ifRange = request.headers['if-range']?.toString();
+    requests.push(ifRange === undefined ? { path, range } : { path, range, ifRange });
     const file = files[path];
     if (file === undefined) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
     const body = Buffer.from(file);
-    const start = Number(/^bytes=(\d+)-$/.exec(range ?? '')?.[1] ?? 0);
+    const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
+    const wanted = ifRange === undefined || ifRange === etag ? range : undefined;
+    const start = Number(/^bytes=(\d+)-$/.exec(wanted ?? '')?.[1] ?? 0);
     if (start >= body.length && start > 0) {
       response.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
       return;
     }
-    const headers: Record<string, string | number> = { 'content-length': body.length - start };
+    const headers: Record<string, string | number> = {
+      'content-length': body.length - start,
+      etag,
+    };
     if (start > 0) headers['content-range'] = `bytes ${start}-${body.length - 1}/${body.length}`;
     response.writeHead(start > 0 ? 206 : 200, headers);
     const cutAt = cut.get(path);

@@ -85,6 +85,23 @@ describe('downloadFile', () => {
     expect(Buffer.from(await readFile(file)).equals(Buffer.from(BODY))).toBe(true);
   });
 
+  it('should download a file that changed since the broken transfer whole (If-Range)', async () => {
+    const files: Record<string, Uint8Array> = { '/a.tgz': BODY };
+    server = await startLocalServer(files, { cutFirstResponse: { '/a.tgz': 30_000 } });
+    const file = await target();
+    const url = `${server.url}a.tgz`;
+    await expect(downloadFile(url, file, { what: 'a test archive', attempts: 1 })).rejects.toThrow(
+      /gave up after 1 attempt/,
+    );
+    const changed = BODY.map((byte) => 255 - byte);
+    files['/a.tgz'] = changed;
+    const result = await downloadFile(url, file, { what: 'a test archive' });
+    expect(server.requests.at(-1)?.ifRange).toMatch(/^"[0-9a-f]{16}"$/);
+    expect(result).toEqual({ bytes: 200_000, resumedBytes: 0, transfers: 1 });
+    expect(Buffer.from(await readFile(file)).equals(Buffer.from(changed))).toBe(true);
+    await expect(stat(`${file}.part.validator`)).rejects.toThrow(/ENOENT/);
+  });
+
   it('should say the server has no such file on HTTP 404, naming the address', async () => {
     server = await startLocalServer({});
     const url = `${server.url}theory_9.tgz`;

@@ -1,6 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { readFile, rename, rm, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { writeFileAtomic } from '@partonfit/io';
 import { DownloadError } from '../download-error.js';
 import { getResponse, networkReason, statusError } from './http-request.js';
 
@@ -45,6 +46,25 @@ async function sizeOf(file: string): Promise<number> {
   }
 }
 
+/**
+ * Keeps what identifies the version of the file being downloaded (its `ETag`, else its
+ * `Last-Modified`) beside the part file, so that a resumed transfer asks for the rest of that
+ * version only (`If-Range`): a server whose file changed since sends it whole.
+ */
+async function writeValidator(file: string, response: IncomingMessage): Promise<void> {
+  const validator = response.headers.etag ?? response.headers['last-modified'];
+  if (validator === undefined) await rm(file, { force: true });
+  else await writeFileAtomic(file, validator);
+}
+
+async function readValidator(file: string): Promise<string | undefined> {
+  try {
+    return (await readFile(file, 'utf8')) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The start and total of a `Content-Range: bytes <start>-<end>/<total>` header. */
 function contentRange(response: IncomingMessage): { start: number; total: number | undefined } {
   const match = /^bytes (\d+)-\d+\/(\d+|\*)$/.exec(response.headers['content-range'] ?? '');
@@ -55,8 +75,10 @@ function contentRange(response: IncomingMessage): { start: number; total: number
 /**
  * Downloads `url` to `file`, resumable: the bytes go to `<file>.part`, which an interrupted
  * transfer leaves behind and the next transfer continues with an HTTP `Range` request (this
- * call's next attempt, or a later call after the process ended). A server that ignores the
- * range (HTTP 200) or no longer has it (416) is downloaded from the start. The part file is
+ * call's next attempt, or a later call after the process ended), with `If-Range` naming the
+ * version being downloaded (its ETag or Last-Modified, kept in `<file>.part.validator`). A
+ * server that ignores the range or whose file changed (HTTP 200), or that no longer has the
+ * range (416), is downloaded from the start. The part file is
  * renamed to `file` only once all the bytes the server announced have arrived.
  *
  * @throws DownloadError naming the address: the server cannot be reached, answers with an
@@ -71,9 +93,19 @@ export async function downloadFile(
   const part = `${file}.part`;
   const attempts = options.attempts ?? 4;
   let lastProblem = '';
+  const validatorFile = `${part}.validator`;
   for (let transfer = 1; transfer <= attempts; transfer++) {
     const offset = await sizeOf(part);
-    const response = await getResponse(url, offset > 0 ? { range: `bytes=${offset}-` } : {});
+    const validator = offset > 0 ? await readValidator(validatorFile) : undefined;
+    const response = await getResponse(
+      url,
+      offset > 0
+        ? {
+            range: `bytes=${offset}-`,
+            ...(validator === undefined ? {} : { 'if-range': validator }),
+          }
+        : {},
+    );
     const status = response.statusCode ?? 0;
     if (status === 416 && offset > 0) {
       response.resume();
@@ -120,12 +152,15 @@ export async function downloadFile(
       continue;
     } finally {
       closeSync(descriptor);
+      // Only now: an await before the listeners are attached could miss the response's end.
+      if (!append) await writeValidator(validatorFile, response);
     }
     if (total !== undefined && received !== total) {
       lastProblem = `the transfer ended after ${received} of ${total} bytes`;
       continue;
     }
     await rename(part, file);
+    await rm(validatorFile, { force: true });
     return { bytes: received, resumedBytes: append ? offset : 0, transfers: transfer };
   }
   throw new DownloadError({
