@@ -8,6 +8,7 @@ import { refusedUrl, startLocalServer, type LocalServer } from '@partonfit/testi
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCaptured as run } from './cli.fixture.js';
+import { runCli } from './run-cli.js';
 
 const REAL_DATA = fileURLToPath(new URL('../../../examples/real-data.yml', import.meta.url));
 const SET = 'NNPDF40_nnlo_as_01180';
@@ -117,6 +118,28 @@ describe.skipIf(
 });
 
 describe('partonfit get', () => {
+  it('should draw the progress bar on a terminal’s status line', async () => {
+    const table = targz([{ name: 'theory_9/fastkernel/FK_X.dat', content: 'x'.repeat(5000) }]);
+    server = await startLocalServer({
+      '/tables/theorydata.json': JSON.stringify({ files: ['theory_9.tgz'] }),
+      '/tables/theory_9.tgz': targz([{ name: 'theory_9/fastkernel/FK_X.dat', content: table }]),
+    });
+    vi.stubEnv('PARTONFIT_THEORY_URLS', `${server.url}tables/`);
+    const status: string[] = [];
+    let error = '';
+    const code = await runCli(['get', 'theory', '9'], {
+      out: () => undefined,
+      error: (text) => (error += text),
+      status: (line) => status.push(line),
+    });
+    expect(code).toBe(0);
+    expect(status.filter((line) => line !== '').at(-1)).toMatch(
+      new RegExp(`^theory_9\\.tgz \\[#{30}\\] 100% {2}0\\.0 of 0\\.0 MB$`),
+    );
+    expect(status.at(-1)).toBe('');
+    expect(error).toBe('unpacking theory_9.tgz\nchecking\n');
+  });
+
   it('should say which command fetches a missing LHAPDF set', async () => {
     const { code, error } = await run('predict', '--pdf', SET, '--fktable', 'FK_ANY.dat');
     expect(code).toBe(1);
