@@ -33,7 +33,8 @@ async function unpackError(entries: readonly TarFixtureEntry[], folder?: string)
 
 const LONG = `theory_1/${'nested/'.repeat(30)}FK_LONG.dat`;
 const ENTRIES: TarFixtureEntry[] = [
-  { name: 'theory_1/', type: '5' },
+  { name: './', type: '5' },
+  { name: './theory_1/', type: '5' },
   { name: 'fastkernel/FK_A.dat', prefix: 'theory_1', content: 'a'.repeat(1300) },
   { name: 'PaxHeader', type: 'x', content: paxPathRecord(LONG) },
   { name: 'ignored', content: 'long name' },

@@ -153,7 +153,8 @@ export class TarUnpacker extends Writable {
       const name = this.safeName(this.pendingName ?? header.name);
       this.pendingName = undefined;
       this.current = { kind: 'none' };
-      await this.member(name, header);
+      // `./`, which `tar -C <folder> .` writes first, is the folder itself.
+      if (name !== '.') await this.member(name, header);
     }
     if (this.dataLeft === 0) await this.finishMember();
   }
