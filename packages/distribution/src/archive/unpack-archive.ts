@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import { constants, createGunzip, gunzipSync } from 'node:zlib';
 import { InputFileError, PartonfitError } from '@partonfit/core';
 import { isGzip } from '@partonfit/io';
 import { TarUnpacker, type TarMember } from './tar-unpacker.js';
@@ -37,20 +37,29 @@ function archiveError(archive: string, cause: unknown): PartonfitError {
 }
 
 /**
+ * The first decompressed bytes of a gzip file, from its first 64 kB only (enough for a tar
+ * header); undefined when those do not decompress (a corrupt start, which {@link checkGzip}
+ * then reports).
+ */
+export async function gzipHead(file: string): Promise<Uint8Array | undefined> {
+  try {
+    const start = gunzipSync(await firstBytes(file, 65_536), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+    });
+    return start.subarray(0, 512);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Decompresses a gzip file completely (checking its CRC-32 and length) without keeping it.
  *
- * @returns the first 512 decompressed bytes (fewer when it is shorter)
  * @throws InputFileError naming the file when its gzip data are corrupt or truncated
  */
-export async function checkGzip(file: string): Promise<Uint8Array> {
-  const head: Buffer[] = [];
-  let kept = 0;
+export async function checkGzip(file: string): Promise<void> {
   const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      if (kept < 512) {
-        head.push(chunk.subarray(0, 512 - kept));
-        kept += head[head.length - 1].length;
-      }
+    write(_chunk: Buffer, _encoding, callback) {
       callback();
     },
   });
@@ -59,7 +68,6 @@ export async function checkGzip(file: string): Promise<Uint8Array> {
   } catch (cause) {
     throw archiveError(file, cause);
   }
-  return Buffer.concat(head);
 }
 
 /**

@@ -162,6 +162,21 @@ describe('getTheory from a local server laid out as NNPDF’s', () => {
     expect(await readdir(join(data, 'theories'))).toEqual([]);
   });
 
+  it('should check a plain gzip FK table whole: sound it is kept, truncated it is refused', async () => {
+    const plain = gzipSync('plain table\n'.repeat(2000));
+    const { servers, data } = await nnpdfServer({
+      'theory_6.tgz': theoryArchive(6, { 'FK_C.dat.gz': plain }),
+      'theory_5.tgz': theoryArchive(5, { 'FK_C.dat.gz': plain.subarray(0, plain.length - 8) }),
+    });
+    const { folder } = await getTheory(6, { dataFolder: data, servers });
+    expect((await readInputText(join(folder, 'fastkernel', 'FK_C.dat.gz'))).text).toBe(
+      'plain table\n'.repeat(2000),
+    );
+    const error = await failure(getTheory(5, { dataFolder: data, servers }));
+    expect((error as Error).message).toMatch(/fastkernel\/FK_C\.dat\.gz: truncated gzip data/);
+    expect(await readdir(join(data, 'theories'))).toEqual(['theory_6']);
+  });
+
   it('should say which theory no server lists, and which archive a server lacks (404)', async () => {
     const { servers, data } = await nnpdfServer(
       { 'theory_7.tgz': syntheticTheoryArchive(7) },

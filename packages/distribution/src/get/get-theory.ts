@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dataFolder, InputFileError, InvalidArgumentError, theoriesFolder } from '@partonfit/core';
 import { isGzip, isTar } from '@partonfit/io';
-import { checkGzip, firstBytes, unpackArchive } from '../archive/unpack-archive.js';
+import { checkGzip, firstBytes, gzipHead, unpackArchive } from '../archive/unpack-archive.js';
 import { DownloadError } from '../download-error.js';
 import { downloadText } from '../download/http-request.js';
 import { defaultServers, THEORY_INDEX, type Servers } from '../servers.js';
@@ -80,8 +80,16 @@ export async function findTheoryUrl(theoryId: number, servers: Servers): Promise
  */
 async function checkCompressedTable(file: string): Promise<void> {
   const head = await firstBytes(file);
-  const tar = isTar(head) || (isGzip(head) && isTar(await checkGzip(file)));
-  if (!tar) return;
+  if (isGzip(head)) {
+    const inner = await gzipHead(file);
+    // Not a tar inside: decompress it all once, for its CRC. A tar is checked in one pass below.
+    if (inner === undefined || !isTar(inner)) {
+      await checkGzip(file);
+      return;
+    }
+  } else if (!isTar(head)) {
+    return;
+  }
   const files = (await unpackArchive(file, undefined)).filter((member) => member.kind === 'file');
   if (files.length !== 1) {
     throw new InputFileError({
