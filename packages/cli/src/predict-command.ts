@@ -1,5 +1,12 @@
-import { resolve } from 'node:path';
-import { loadRuncard, parseDatasetInput, type Matrix } from '@partonfit/core';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  dataFolder,
+  lhapdfFolder,
+  loadRuncard,
+  parseDatasetInput,
+  type Matrix,
+} from '@partonfit/core';
 import { BACKEND_REQUESTS, initBackend, type BackendRequest } from '@partonfit/backend';
 import {
   chi2,
@@ -31,7 +38,7 @@ interface Target {
   readonly data?: { readonly central: Float64Array; readonly covariance: Matrix };
 }
 
-const USAGE = `partonfit predict --pdf <LHAPDF set folder | fit folder> [--member N] (--fktable <file> | --bundle <file.npz> | --dataset <name or {dataset: …}> [--runcard <file>]) [--backend ${BACKEND_REQUESTS.join('|')}] [--json]`;
+const USAGE = `partonfit predict --pdf <LHAPDF set folder or name | fit folder> [--member N] (--fktable <file> | --bundle <file.npz> | --dataset <name or {dataset: …}> [--runcard <file>]) [--backend ${BACKEND_REQUESTS.join('|')}] [--json]`;
 
 /** The predictions of a PDF for an observable, at the FK tables' Q0. */
 interface Evaluation {
@@ -86,6 +93,15 @@ async function fitSource(
       ...(await predictFitReplicas(set, observable, member)),
     }),
   };
+}
+
+/**
+ * The `--pdf` folder: the path as given, or for a bare name that is no path here, the LHAPDF set
+ * of that name in the data folder (where `partonfit get pdf` puts it).
+ */
+function pdfFolder(value: string): string {
+  if (existsSync(value) || /[/\\]/.test(value)) return value;
+  return join(lhapdfFolder(dataFolder()), value);
 }
 
 /** The data paths for `--dataset`: a runcard's, or the current folder with none set. */
@@ -168,7 +184,8 @@ function formatTable(predictions: Float64Array, central: Float64Array | undefine
 /**
  * `partonfit predict`: predictions of a PDF for an FK table, an npz bundle or a runcard dataset,
  * and their χ² against the data (experimental covariance) where there are data. The PDF is a
- * member of an LHAPDF set (interpolated at Q0), or of a fit folder's replicas (`postfit/` if
+ * member of an LHAPDF set (interpolated at Q0; a bare set name is looked for in the data
+ * folder), or of a fit folder's replicas (`postfit/` if
  * present, else `nnfit/`) rebuilt from their `weights.h5` and evaluated exactly at the tables'
  * x-grids, member 0 being the mean of the replicas' predictions (with `--json`, each replica's
  * predictions too). A fit is evaluated on `--backend`, by default the one that trained it.
@@ -197,9 +214,10 @@ export const predictCommand = defineCommand({
     }
     const backend = backendOption(values.backend);
     const member = memberOf(values.member);
-    const pdf = (await isFitFolder(values.pdf))
-      ? await fitSource(values.pdf, member, backend)
-      : await lhapdfSource(values.pdf, member);
+    const pdfPath = pdfFolder(values.pdf);
+    const pdf = (await isFitFolder(pdfPath))
+      ? await fitSource(pdfPath, member, backend)
+      : await lhapdfSource(pdfPath, member);
     const target = await targetOf(values);
     const { q0, predictions, members } = await pdf.evaluate(target.observable);
     const ndata = predictions.length;

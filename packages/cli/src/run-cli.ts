@@ -3,6 +3,7 @@ import { backendCommand } from './backend-command.js';
 import { checkCommand } from './check-command.js';
 import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
+import { getCommand } from './get-command.js';
 import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
 import { statusCommand } from './status-command.js';
@@ -16,6 +17,7 @@ const COMMANDS: readonly Command[] = [
   exportCommand,
   postfitCommand,
   predictCommand,
+  getCommand,
   submitCommand,
   statusCommand,
   backendCommand,

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+export * from './data-folder/index.js';
 export * from './errors/index.js';
 export * from './flavours/index.js';
 export * from './linalg/index.js';

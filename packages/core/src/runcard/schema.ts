@@ -188,6 +188,12 @@ export const runcardSchema = section({
     theories: text().optional(),
     commondata: text().optional(),
     lhapdf: text().optional(),
+    /**
+     * partonfit: the data folder where `partonfit get` puts theories and LHAPDF sets; theories
+     * and sets are looked for there when `theories` or `lhapdf` is not given (default
+     * `$PARTONFIT_DATA`, else the user's cache folder).
+     */
+    data: text().optional(),
   }).prefault({}),
   trvlseed: seed(),
   nnseed: seed(),

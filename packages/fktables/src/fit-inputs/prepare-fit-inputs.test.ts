@@ -1,9 +1,9 @@
 import { mkdtemp, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRuncard, RuncardError } from '@partonfit/core';
+import { parseRuncard } from '@partonfit/core';
 import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chi2FromStructure } from '../splits/chi2-reference.js';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import type { FitInputs } from './fit-inputs.js';
@@ -15,6 +15,10 @@ import {
 import { prepareFitInputs } from './prepare-fit-inputs.js';
 
 const present = hasSharedData('bundles/HERACOMBCCEM.npz', 'the fit-inputs tests on real data');
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe.skipIf(!present)('prepareFitInputs on real NNPDF inputs', () => {
   let runcardFile: string;
@@ -142,11 +146,15 @@ describe.skipIf(!present)('prepareFitInputs on real NNPDF inputs', () => {
     ).rejects.toThrow(/POSXDX/);
   });
 
-  it('should name the missing setting before reading anything', async () => {
+  it('should look for the t0 set in the data folder without data_paths.lhapdf, naming the get command', async () => {
+    const data = await mkdtemp(join(tmpdir(), 'partonfit-data-'));
+    vi.stubEnv('PARTONFIT_DATA', data);
     const text = realDataRuncard().replace(/ {2}lhapdf: .*\n/, '');
     const { runcard } = parseRuncard(text, { file: runcardFile });
     await expect(
       prepareFitInputs(runcard, { runcardFile, replicas: [1], cacheFolder: null }),
-    ).rejects.toThrow(RuncardError);
+    ).rejects.toThrow(
+      `${join(data, 'lhapdf', 'NNPDF40_nnlo_as_01180')}: no LHAPDF set NNPDF40_nnlo_as_01180 here; \`partonfit get pdf NNPDF40_nnlo_as_01180\` downloads it`,
+    );
   });
 });

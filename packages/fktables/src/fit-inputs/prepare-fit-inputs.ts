@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Runcard } from '@partonfit/core';
+import { userCacheFolder, type Runcard } from '@partonfit/core';
 import {
   CLOSURE_DATA_X_RANGE,
   CLOSURE_DATASET_SPECS,
@@ -66,8 +65,7 @@ export interface PreparedFitInputs {
 
 /** `$XDG_CACHE_HOME/partonfit`, or `~/.cache/partonfit`. */
 export function defaultCacheFolder(): string {
-  const base = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
-  return join(base, 'partonfit');
+  return userCacheFolder();
 }
 
 /** The runcard keys that decide the fit inputs (not the network, optimiser or stopping). */

@@ -150,7 +150,7 @@ async function theoryObservable(
     ];
     throw new InputFileError({
       file: fastkernel,
-      problem: `no FK table for ${dataset}: looked for ${[...new Set(looked)].join(', ')}`,
+      problem: `no FK table for ${dataset}: looked for ${[...new Set(looked)].join(', ')}; \`partonfit get theory ${theoryId}\` downloads NNPDF's whole theory`,
     });
   }
   const shifted = Object.entries(theory.shifts ?? {}).find(([, shift]) => shift !== 0);

@@ -41,7 +41,10 @@ export async function findTheoryFolder(theoriesFolder: string, theoryId: number)
     () => false,
   );
   if (!found) {
-    throw new InputFileError({ file: folder, problem: `no folder for theory ${theoryId}` });
+    throw new InputFileError({
+      file: folder,
+      problem: `no folder for theory ${theoryId}; \`partonfit get theory ${theoryId}\` downloads it into the data folder, where runcards without data_paths.theories look`,
+    });
   }
   return folder;
 }
@@ -63,7 +66,7 @@ export async function findLegacyFkTable(
   if (await isFile(`${path}.gz`)) return `${path}.gz`;
   throw new InputFileError({
     file: path,
-    problem: `no FK table for ${setName} in theory ${theoryId} (nor FK_${setName}.dat.gz)`,
+    problem: `no FK table for ${setName} in theory ${theoryId} (nor FK_${setName}.dat.gz); \`partonfit get theory ${theoryId}\` downloads NNPDF's whole theory`,
   });
 }
 

@@ -7,4 +7,4 @@ export {
   type InputBytes,
   type InputText,
 } from './read-input.js';
-export { isTar } from './tar.js';
+export { isTar, readTarHeader, TAR_BLOCK, tarMetadata, type TarHeader } from './tar.js';

@@ -6,7 +6,7 @@ import { InputFileError } from '@partonfit/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { readInputBytes, readInputText, unpackInputBytes } from './read-input.js';
-import { makeTar, paxPathRecord } from './tar.fixture.js';
+import { makeTar, paxPathRecord } from '@partonfit/testing/tar';
 
 const PLAIN = `${SHARED_DATA}theory_200/fastkernel/FK_POSXDQ.dat`;
 const SHIPPED = `${SHARED_DATA}theory_200/fastkernel_tar/FK_POSXDQ.dat`;

@@ -73,6 +73,72 @@ function paxPath(data: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** A decoded tar header block. */
+export interface TarHeader {
+  /** The name in the header (ustar `prefix/name`), before pax or GNU long names apply. */
+  readonly name: string;
+  /** The type flag: `0` (or NUL) regular file, `5` directory, `2` symlink, `x` pax, `L` GNU, … */
+  readonly type: string;
+  /** The size of the member's data, in bytes (the data is padded to 512-byte blocks). */
+  readonly size: number;
+  /** The target of a link entry (`1` hard link, `2` symlink); empty otherwise. */
+  readonly linkName: string;
+}
+
+/** The size of a tar block: headers are one block, data is padded to whole blocks. */
+export const TAR_BLOCK = BLOCK;
+
+/**
+ * Decodes the 512-byte header `block` found at byte `offset` of an archive.
+ *
+ * @returns the header, or undefined for an end-of-archive (all-zero) block
+ * @throws InputFileError when the checksum is wrong or the size is not a number
+ */
+export function readTarHeader(
+  block: Uint8Array,
+  offset: number,
+  file: string,
+): TarHeader | undefined {
+  if (block.every((byte) => byte === 0)) return undefined;
+  if (!checksumMatches(block, readNumber(block, 148, 8))) {
+    throw new InputFileError({
+      file,
+      problem: `corrupt tar: header at byte ${offset} has a wrong checksum`,
+    });
+  }
+  const size = readNumber(block, 124, 12);
+  if (!Number.isFinite(size)) {
+    throw new InputFileError({
+      file,
+      problem: `corrupt tar: header at byte ${offset} has no valid size`,
+    });
+  }
+  const posix = readString(block, MAGIC_OFFSET, 6) === 'ustar';
+  const prefix = posix ? readString(block, 345, 155) : '';
+  const headerName = readString(block, 0, 100);
+  return {
+    name: prefix === '' ? headerName : `${prefix}/${headerName}`,
+    type: String.fromCharCode(block[156]),
+    size,
+    linkName: readString(block, 157, 100),
+  };
+}
+
+/**
+ * What a metadata entry says about the entry after it: for a pax extended header (`x`) its
+ * `path` (undefined when it sets none), for a GNU long name (`L`) the name; `g` and `K` entries
+ * say nothing that the readers use. Undefined for any other type.
+ */
+export function tarMetadata(
+  type: string,
+  data: Uint8Array,
+): { readonly name: string | undefined } | undefined {
+  if (type === 'x') return { name: paxPath(data) };
+  if (type === 'L') return { name: Buffer.from(data).toString('utf8').replace(/\0+$/, '') };
+  if (type === 'g' || type === 'K') return { name: undefined };
+  return undefined;
+}
+
 /**
  * The entries of a tar archive (POSIX ustar, pax or GNU), with pax and GNU long names applied
  * to the entry they describe. Stops at the end-of-archive zero block or at the end of the bytes.
@@ -84,46 +150,24 @@ export function tarEntries(bytes: Uint8Array, file: string): TarEntry[] {
   let offset = 0;
   let pendingName: string | undefined;
   while (offset + BLOCK <= bytes.length) {
-    const block = bytes.subarray(offset, offset + BLOCK);
-    if (block.every((byte) => byte === 0)) return entries;
-    if (!checksumMatches(block, readNumber(block, 148, 8))) {
-      throw new InputFileError({
-        file,
-        problem: `corrupt tar: header at byte ${offset} has a wrong checksum`,
-      });
-    }
-    const size = readNumber(block, 124, 12);
-    if (!Number.isFinite(size)) {
-      throw new InputFileError({
-        file,
-        problem: `corrupt tar: header at byte ${offset} has no valid size`,
-      });
-    }
+    const header = readTarHeader(bytes.subarray(offset, offset + BLOCK), offset, file);
+    if (header === undefined) return entries;
     const dataStart = offset + BLOCK;
-    if (dataStart + size > bytes.length) {
+    if (dataStart + header.size > bytes.length) {
       throw new InputFileError({
         file,
-        problem: `truncated tar: member at byte ${offset} needs ${size} bytes, only ${bytes.length - dataStart} remain`,
+        problem: `truncated tar: member at byte ${offset} needs ${header.size} bytes, only ${bytes.length - dataStart} remain`,
       });
     }
-    const data = bytes.subarray(dataStart, dataStart + size);
-    const type = String.fromCharCode(block[156]);
-    offset = dataStart + Math.ceil(size / BLOCK) * BLOCK;
-    if (type === 'x') {
-      pendingName = paxPath(data) ?? pendingName;
+    const data = bytes.subarray(dataStart, dataStart + header.size);
+    offset = dataStart + Math.ceil(header.size / BLOCK) * BLOCK;
+    const metadata = tarMetadata(header.type, data);
+    if (metadata !== undefined) {
+      pendingName = metadata.name ?? pendingName;
       continue;
     }
-    if (type === 'L') {
-      pendingName = Buffer.from(data).toString('utf8').replace(/\0+$/, '');
-      continue;
-    }
-    if (type === 'g' || type === 'K') continue;
-    const posix = readString(block, MAGIC_OFFSET, 6) === 'ustar';
-    const prefix = posix ? readString(block, 345, 155) : '';
-    const headerName = readString(block, 0, 100);
-    const name = pendingName ?? (prefix === '' ? headerName : `${prefix}/${headerName}`);
+    entries.push({ name: pendingName ?? header.name, type: header.type, data });
     pendingName = undefined;
-    entries.push({ name, type, data });
   }
   if (offset < bytes.length) {
     throw new InputFileError({

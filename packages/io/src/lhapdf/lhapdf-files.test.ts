@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { InputFileError, InvalidArgumentError } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
 import { loadLhapdfMember, parseLhapdfGrid } from './lhapdf-grid.js';
@@ -165,9 +167,16 @@ describe('loadLhapdfSet and loadLhapdfMember', () => {
     );
   });
 
-  it('should name a missing .info file', async () => {
+  it('should name a missing set and the command that downloads it', async () => {
     await expect(loadLhapdfSet('/no/such/Set')).rejects.toThrow(
-      /^\/no\/such\/Set\/Set\.info: cannot read the file/,
+      /^\/no\/such\/Set: no LHAPDF set Set here; `partonfit get pdf Set` downloads it/,
+    );
+  });
+
+  it('should name a missing .info file', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'partonfit-lhapdf-empty-'));
+    await expect(loadLhapdfSet(folder)).rejects.toThrow(
+      `${join(folder, basename(folder))}.info: cannot read the file`,
     );
   });
 

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { InputFileError } from '@partonfit/core';
 import { readInputText } from '../compressed/read-input.js';
@@ -154,11 +155,18 @@ export function parseLhapdfInfo(
  * Reads an LHAPDF 6 set's `<folder>/<name>.info`, where `<name>` is the folder's name.
  *
  * @param folder - the set's folder, e.g. `…/NNPDF40_nnlo_as_01180`
- * @throws InputFileError when the `.info` file is missing or invalid (see
+ * @throws InputFileError when the folder is missing (saying which `partonfit get pdf` fetches
+ *   it), or the `.info` file is missing or invalid (see
  *   {@link parseLhapdfInfo})
  */
 export async function loadLhapdfSet(folder: string): Promise<LhapdfSet> {
   const name = basename(folder.replace(/[/\\]+$/, ''));
+  if (!existsSync(folder)) {
+    throw new InputFileError({
+      file: folder,
+      problem: `no LHAPDF set ${name} here; \`partonfit get pdf ${name}\` downloads it into the data folder, where runcards without data_paths.lhapdf look`,
+    });
+  }
   const infoFile = join(folder, `${name}.info`);
   const { text } = await readInputText(infoFile);
   return parseLhapdfInfo(text, { name, folder, infoFile });

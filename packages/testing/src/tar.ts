@@ -1,9 +1,17 @@
+/**
+ * Tar archives written by hand for tests of the tar readers (`@partonfit/io`) and of downloads
+ * (`@partonfit/distribution`).
+ *
+ * @packageDocumentation
+ */
+
 /** One entry of a synthetic tar archive. */
 export interface TarFixtureEntry {
   readonly name: string;
   /** `0` regular file (default), `5` directory, `x` pax header, … */
   readonly type?: string;
-  readonly content?: string;
+  /** The member's data: text (written as UTF-8) or bytes. */
+  readonly content?: string | Uint8Array;
   /** The ustar `prefix` field (POSIX long names are `prefix/name`). */
   readonly prefix?: string;
 }
@@ -23,7 +31,10 @@ function octal(value: number, width: number): string {
 export function makeTar(entries: readonly TarFixtureEntry[]): Uint8Array {
   const blocks: Uint8Array[] = [];
   for (const entry of entries) {
-    const content = Buffer.from(entry.content ?? '', 'utf8');
+    const content =
+      typeof entry.content === 'string' || entry.content === undefined
+        ? Buffer.from(entry.content ?? '', 'utf8')
+        : entry.content;
     const header = new Uint8Array(512);
     writeField(header, 0, entry.name);
     writeField(header, 100, octal(0o644, 8));
