@@ -5,6 +5,7 @@ import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
 import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
+import { reportCommand } from './report-command.js';
 import { statusCommand } from './status-command.js';
 import { submitCommand } from './submit-command.js';
 import { EXIT_USAGE, type Command } from './define-command.js';
@@ -16,6 +17,7 @@ const COMMANDS: readonly Command[] = [
   exportCommand,
   postfitCommand,
   predictCommand,
+  reportCommand,
   submitCommand,
   statusCommand,
   backendCommand,
