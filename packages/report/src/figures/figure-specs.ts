@@ -42,6 +42,7 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
   const color = { field: 'set', type: 'nominal', title: 'set', sort: series } as const;
   const yTitle = options.ratio ? 'ratio to the reference' : 'x·f(x, Q)';
   const sigmaLine = (field: string) => ({
+    name: field,
     transform: [{ filter: 'datum.band' }],
     mark: { type: 'line', strokeDash: [4, 3], strokeWidth: 1, clip: true },
     encoding: {
@@ -61,6 +62,7 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
       height: PANEL_HEIGHT,
       layer: [
         {
+          name: 'band68',
           transform: [{ filter: 'datum.band' }],
           mark: { type: 'area', opacity: 0.3, clip: true },
           encoding: {
@@ -71,6 +73,7 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
           },
         },
         {
+          name: 'central',
           mark: { type: 'line', strokeWidth: 1.5, clip: true },
           encoding: {
             x,
@@ -132,6 +135,7 @@ export function trainingFigure(
     height: 320,
     layer: [
       {
+        name: 'curves',
         data: { values: curves },
         mark: { type: 'line', strokeWidth: 1.2, point: false },
         encoding: {
@@ -143,6 +147,7 @@ export function trainingFigure(
         },
       },
       {
+        name: 'bestEpochs',
         data: { values: stops },
         mark: { type: 'rule', strokeWidth: 1, opacity: 0.7 },
         encoding: {
@@ -182,6 +187,7 @@ export function chi2Figure(rows: readonly Chi2Row[]): ReportFigure {
     width: { step: 14 * Math.max(series.length, 1) + 8 },
     height: 260,
     data: { values: rows },
+    name: 'bars',
     mark: 'bar',
     encoding: {
       x: { field: 'dataset', type: 'nominal', title: null, axis: { labelAngle: -40 } },
@@ -252,6 +258,7 @@ export function dataTheoryFigure(rows: readonly DataTheoryRow[], xTitle: string)
       height: PANEL_HEIGHT,
       layer: [
         {
+          name: 'data',
           transform: [{ filter: `datum.set === ${JSON.stringify(series[0] ?? '')}` }],
           mark: { type: 'rule', color: '#999', strokeWidth: 4, opacity: 0.6 },
           encoding: {
@@ -261,6 +268,7 @@ export function dataTheoryFigure(rows: readonly DataTheoryRow[], xTitle: string)
           },
         },
         {
+          name: 'theory',
           mark: { type: 'point', filled: true, size: 20 },
           encoding: {
             x,
@@ -278,6 +286,7 @@ export function dataTheoryFigure(rows: readonly DataTheoryRow[], xTitle: string)
           },
         },
         {
+          name: 'theoryError',
           mark: { type: 'rule', strokeWidth: 1 },
           encoding: {
             x,
@@ -314,6 +323,7 @@ export function pullFigure(rows: readonly DataTheoryRow[], xTitle: string): Repo
     spec: {
       width: PANEL_WIDTH,
       height: 120,
+      name: 'pulls',
       mark: { type: 'point', filled: true, size: 20 },
       encoding: {
         x: { field: 'kinematic', type: 'quantitative', title: xTitle, scale: { zero: false } },
