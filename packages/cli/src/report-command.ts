@@ -1,10 +1,28 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { BACKEND_REQUESTS, initBackend } from '@partonfit/backend';
+import { PartonfitError } from '@partonfit/core';
+import { BACKEND_REQUESTS, initBackend, type BackendRequest } from '@partonfit/backend';
 import { buildReport, writeReport } from '@partonfit/report';
 import { fitBackendRequest } from '@partonfit/trainer';
 import { defineCommand } from './define-command.js';
 import { backendOption } from './option-values.js';
+
+/**
+ * The backend to rebuild the fit's replicas on: `--backend`, else the one that trained the fit;
+ * `auto` when that cannot be read (the report then says which replicas it could not rebuild).
+ */
+async function reportBackend(
+  fitFolder: string,
+  requested: BackendRequest | undefined,
+): Promise<BackendRequest> {
+  if (requested !== undefined) return requested;
+  try {
+    return await fitBackendRequest(fitFolder);
+  } catch (error) {
+    if (PartonfitError.isInstance(error)) return 'auto';
+    throw error;
+  }
+}
 
 const USAGE = `partonfit report <fit folder> [--compare <LHAPDF set folder | fit folder>]… [--output <folder>] [--open] [--backend ${BACKEND_REQUESTS.join('|')}]`;
 
@@ -27,8 +45,7 @@ export const reportCommand = defineCommand({
   },
   positionals: 1,
   run: async ({ values, positionals: [fitFolder] }, terminal) => {
-    const backend = backendOption(values.backend);
-    await initBackend(backend ?? (await fitBackendRequest(fitFolder)));
+    await initBackend(await reportBackend(fitFolder, backendOption(values.backend)));
     const report = await buildReport(fitFolder, { compare: values.compare ?? [] });
     const written = await writeReport(report, resolve(values.output ?? join(fitFolder, 'report')));
     for (const problem of report.problems) terminal.out(`not shown: ${problem}\n`);
