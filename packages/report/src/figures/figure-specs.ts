@@ -10,6 +10,8 @@ import type { DataRow, ReportFigure } from './report-figure.js';
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const PANEL_WIDTH = 220;
 const PANEL_HEIGHT = 160;
+/** Legends show set names whole (LHAPDF names are long). */
+const LEGEND = { labelLimit: 400 } as const;
 
 function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
@@ -39,7 +41,13 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
     scale: options.xScale === 'log' ? { type: 'log' } : { type: 'linear', domain: [0, 1] },
     axis: options.xScale === 'log' ? { format: '.0e', tickCount: 5 } : {},
   } as const;
-  const color = { field: 'set', type: 'nominal', title: 'set', sort: series } as const;
+  const color = {
+    field: 'set',
+    type: 'nominal',
+    title: 'set',
+    sort: series,
+    legend: LEGEND,
+  } as const;
   const yTitle = options.ratio ? 'ratio to the reference' : 'x·f(x, Q)';
   const sigmaLine = (field: string) => ({
     name: field,
@@ -193,7 +201,7 @@ export function chi2Figure(rows: readonly Chi2Row[]): ReportFigure {
       x: { field: 'dataset', type: 'nominal', title: null, axis: { labelAngle: -40 } },
       xOffset: { field: 'set', sort: series },
       y: { field: 'chi2PerPoint', type: 'quantitative', title: 'χ² per point' },
-      color: { field: 'set', type: 'nominal', sort: series },
+      color: { field: 'set', type: 'nominal', sort: series, legend: LEGEND },
       tooltip: [
         { field: 'dataset' },
         { field: 'set' },
@@ -239,7 +247,7 @@ export function dataTheoryFigure(rows: readonly DataTheoryRow[], xTitle: string)
   const series = unique(rows.map((row) => row.set));
   const panels = unique(rows.map((row) => row.dataset));
   const x = { field: 'kinematic', type: 'quantitative', title: xTitle, scale: { zero: false } };
-  const color = { field: 'set', type: 'nominal', sort: series } as const;
+  const color = { field: 'set', type: 'nominal', sort: series, legend: LEGEND } as const;
   const spec = {
     $schema: SCHEMA,
     data: { values: rows },
@@ -328,7 +336,7 @@ export function pullFigure(rows: readonly DataTheoryRow[], xTitle: string): Repo
       encoding: {
         x: { field: 'kinematic', type: 'quantitative', title: xTitle, scale: { zero: false } },
         y: { field: 'pull', type: 'quantitative', title: 'pull' },
-        color: { field: 'set', type: 'nominal', sort: series },
+        color: { field: 'set', type: 'nominal', sort: series, legend: LEGEND },
         tooltip: [
           { field: 'dataset' },
           { field: 'point' },
