@@ -12,6 +12,7 @@ export {
   runcardDatasets,
   type DatasetChi2,
   type DatasetComparison,
+  type DatasetPredictions,
   type PredictingPdf,
   type RuncardDatasets,
 } from './chi2/dataset-predictions.js';

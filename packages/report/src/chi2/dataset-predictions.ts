@@ -9,19 +9,24 @@ import {
   type ResolvedDataset,
 } from '@partonfit/fktables';
 import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
-import { isFitFolder, loadFitReplicas, predictFitReplicas } from '@partonfit/trainer';
+import { isFitFolder, loadFitReplicas, predictFitReplicasForObservables } from '@partonfit/trainer';
+
+/** A PDF's predictions for one dataset. */
+export interface DatasetPredictions {
+  /**
+   * Member 0's predictions `(data)`: an LHAPDF set's central member at the tables' Q0, a fit's
+   * mean over its replicas' predictions.
+   */
+  readonly predictions: Float64Array;
+  /** For a fit, each replica's predictions, each `(data)`; none for an LHAPDF set. */
+  readonly replicas: readonly Float64Array[];
+}
 
 /** A PDF whose predictions a report compares with the data: a fit folder or an LHAPDF set. */
 export interface PredictingPdf {
   readonly label: string;
-  /**
-   * Member 0's predictions `(data)` — an LHAPDF set's central member at the tables' Q0, a fit's
-   * mean over its replicas' predictions — and, for a fit, each replica's, `(replicas, data)`.
-   */
-  readonly predict: (dataset: ResolvedDataset) => Promise<{
-    readonly predictions: Float64Array;
-    readonly replicas: readonly Float64Array[];
-  }>;
+  /** The predictions for each dataset, in order. */
+  readonly predict: (datasets: readonly ResolvedDataset[]) => Promise<DatasetPredictions[]>;
 }
 
 /**
@@ -37,9 +42,13 @@ export async function predictingPdf(path: string): Promise<PredictingPdf> {
     const set = await loadFitReplicas(path);
     return {
       label: set.fit,
-      predict: async ({ observable }) => {
-        const { predictions, members } = await predictFitReplicas(set, observable, 0);
-        return { predictions, replicas: members.map((member) => member.predictions) };
+      predict: async (datasets) => {
+        const observables = datasets.map((dataset) => dataset.observable);
+        const found = await predictFitReplicasForObservables(set, observables, 0);
+        return found.map(({ predictions, members }) => ({
+          predictions,
+          replicas: members.map((member) => member.predictions),
+        }));
       },
     };
   }
@@ -47,13 +56,16 @@ export async function predictingPdf(path: string): Promise<PredictingPdf> {
   const central = await loadLhapdfMember(set, 0);
   return {
     label: set.name,
-    predict: ({ observable }) => {
-      const q0 = observable.operands[0][0].q0;
-      const predictions = predictObservable(observable, (xGrid) =>
-        evolutionBasisXf(central, xGrid, q0),
-      );
-      return Promise.resolve({ predictions, replicas: [] });
-    },
+    predict: (datasets) =>
+      Promise.resolve(
+        datasets.map(({ observable }) => {
+          const q0 = observable.operands[0][0].q0;
+          const predictions = predictObservable(observable, (xGrid) =>
+            evolutionBasisXf(central, xGrid, q0),
+          );
+          return { predictions, replicas: [] };
+        }),
+      ),
   };
 }
 
@@ -116,12 +128,12 @@ export async function compareWithData(
   pdf: PredictingPdf,
   datasets: readonly ResolvedDataset[],
 ): Promise<DatasetComparison[]> {
-  const comparisons: DatasetComparison[] = [];
-  for (const dataset of datasets) {
-    const { predictions, replicas } = await pdf.predict(dataset);
+  const found = await pdf.predict(datasets);
+  return datasets.map((dataset, d) => {
+    const { predictions, replicas } = found[d];
     const { commonData } = dataset;
     const value = chi2(commonData.central, predictions, covarianceMatrix([commonData]));
-    comparisons.push({
+    return {
       dataset,
       set: pdf.label,
       predictions,
@@ -133,7 +145,6 @@ export async function compareWithData(
         chi2: value,
         chi2PerPoint: value / predictions.length,
       },
-    });
-  }
-  return comparisons;
+    };
+  });
 }
