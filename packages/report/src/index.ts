@@ -19,6 +19,7 @@ export {
 export {
   chi2Figure,
   dataTheoryFigure,
+  distanceFigure,
   pdfFigure,
   pullFigure,
   trainingFigure,
@@ -36,6 +37,7 @@ export {
   type PdfBandRow,
   type PdfBasis,
 } from './pdf/pdf-bands.js';
+export { pdfDistanceRows, type PdfDistanceRow } from './pdf/pdf-distances.js';
 export {
   fitPdfReplicas,
   lhapdfPdfReplicas,

@@ -1,5 +1,6 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { PdfBandRow } from '../pdf/pdf-bands.js';
+import type { PdfDistanceRow } from '../pdf/pdf-distances.js';
 import type { DataRow, ReportFigure } from './report-figure.js';
 
 /**
@@ -105,6 +106,44 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
     id: options.id,
     title: options.title,
     caption: options.caption,
+    spec,
+    rows: rows as unknown as DataRow[],
+    series,
+    panels,
+  };
+}
+
+/**
+ * NNPDF's statistical distances of each set from the reference against x, one panel per
+ * flavour: between central values (solid) and between uncertainties (dashed).
+ */
+export function distanceFigure(rows: readonly PdfDistanceRow[], reference: string): ReportFigure {
+  const series = unique(rows.map((row) => row.set));
+  const panels = unique(rows.map((row) => row.flavour));
+  const spec = {
+    $schema: SCHEMA,
+    data: { values: rows },
+    transform: [{ fold: ['central', 'uncertainty'], as: ['distance', 'value'] }],
+    facet: { field: 'flavour', type: 'nominal', title: null, sort: panels },
+    columns: 4,
+    spec: {
+      width: PANEL_WIDTH,
+      height: 120,
+      name: 'distances',
+      mark: { type: 'line', strokeWidth: 1.2 },
+      encoding: {
+        x: { field: 'x', type: 'quantitative', scale: { type: 'log' }, axis: { format: '.0e' } },
+        y: { field: 'value', type: 'quantitative', title: 'distance' },
+        color: { field: 'set', type: 'nominal', sort: series, legend: LEGEND },
+        strokeDash: { field: 'distance', type: 'nominal' },
+        tooltip: [{ field: 'set' }, { field: 'distance' }, { field: 'x' }, { field: 'value' }],
+      },
+    },
+  } as TopLevelSpec;
+  return {
+    id: 'pdf-distances',
+    title: `Distances from ${reference}`,
+    caption: `NNPDF’s statistical distances from ${reference} (NNPDF3.0, appendix A): between central values (solid) and uncertainties (dashed), in units of their statistical uncertainty; values of order 1 mean agreement within the finite number of replicas.`,
     spec,
     rows: rows as unknown as DataRow[],
     series,

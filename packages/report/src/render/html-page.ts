@@ -64,7 +64,8 @@ th{background:#f4f4f4}caption{text-align:left;font-weight:600;padding:4px 0}
 
 /**
  * Draws every figure with Vega from the compiled specifications; marks the page
- * `data-rendered="<count>"` when all are drawn and records failures in `data-errors`.
+ * `data-rendered="<count>"` when all are drawn (`data-rendered-after-ms`: since navigation
+ * started) and records failures in `data-errors`.
  */
 const SCRIPT = `(async () => {
   const specs = JSON.parse(document.getElementById('specs').textContent);
@@ -86,6 +87,7 @@ const SCRIPT = `(async () => {
   }
   document.body.dataset.errors = String(errors.length);
   document.body.dataset.rendered = String(rendered);
+  document.body.dataset.renderedAfterMs = String(Math.round(performance.now()));
 })();`;
 
 /**

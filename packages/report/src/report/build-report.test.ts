@@ -6,6 +6,7 @@ import { CLOSURE_RUNCARD } from '@partonfit/testing';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '@partonfit/io';
 import { buildReport } from './build-report.js';
+import { replicaShapedFit } from './report.fixture.js';
 import { writeReport } from './write-report.js';
 
 /** A synthetic fit of three replicas (the third without exportgrid) with the closure runcard. */
@@ -96,6 +97,28 @@ describe('buildReport', () => {
     expect(page).toContain('<script src="vega.min.js"></script>');
     expect(page).not.toMatch(/https?:\/\/(?!vega\.github\.io\/schema)/);
     await rm(folder, { recursive: true });
+  });
+
+  it('should compare with another fit: ratios and distances, and refuse another x grid', async () => {
+    const folder = await fitFolder();
+    const other = await fitFolder();
+    const otherGrid = await replicaShapedFit(3, 200);
+    const report = await buildReport(folder, { predictions: false, compare: [other, otherGrid] });
+    const pdfs = report.sections[1];
+    expect(pdfs.figures.map((figure) => figure.id)).toEqual([
+      'pdf-flavour-logx',
+      'pdf-flavour-linearx',
+      'pdf-evolution-logx',
+      'pdf-evolution-linearx',
+      'pdf-ratio-flavour-logx',
+      'pdf-distances',
+    ]);
+    expect(pdfs.notes).toContain(`${otherGrid}: its x grid is not synthetic's`);
+    // The same replicas: ratio 1 and distance 0.
+    const ratio = pdfs.figures[4].rows.find((row) => row.flavour === 'g' && row.x === 0.5);
+    expect(ratio?.central).toBe(1);
+    const distance = pdfs.figures[5].rows.find((row) => row.flavour === 'g' && row.x === 0.5);
+    expect([distance?.central, distance?.uncertainty]).toEqual([0, 0]);
   });
 
   it('should refuse a folder without a runcard, naming the file', async () => {

@@ -11,6 +11,7 @@ import {
 import {
   chi2Figure,
   dataTheoryFigure,
+  distanceFigure,
   pdfFigure,
   pullFigure,
   trainingFigure,
@@ -22,6 +23,7 @@ import {
 import type { ReportFigure } from '../figures/report-figure.js';
 import type { ReportSection, ReportTable } from '../render/html-page.js';
 import { pdfBandRows, type PdfBasis } from '../pdf/pdf-bands.js';
+import { pdfDistanceRows } from '../pdf/pdf-distances.js';
 import {
   fitPdfReplicas,
   lhapdfPdfReplicas,
@@ -200,6 +202,8 @@ function pdfSection(sets: readonly PdfReplicas[], notes: readonly string[]): Rep
       ),
     );
   }
+  const distances = distanceFigures(fit, compared);
+  figures.push(...distances.figures);
   return {
     id: 'pdfs',
     title: `PDFs at ${scale}`,
@@ -207,6 +211,21 @@ function pdfSection(sets: readonly PdfReplicas[], notes: readonly string[]): Rep
     tables: [],
     figures,
   };
+}
+
+/** The distances of each compare set with replicas from the fit, flavour basis. */
+function distanceFigures(fit: PdfReplicas, compared: readonly PdfReplicas[]) {
+  const notes: string[] = [];
+  const rows = compared.flatMap((set) => {
+    try {
+      return pdfDistanceRows(set, fit, 'flavour');
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      notes.push(`no distances: ${error.message}`);
+      return [];
+    }
+  });
+  return { figures: rows.length === 0 ? [] : [distanceFigure(rows, fit.label)], notes };
 }
 
 function trainingSection(records: FitRecords): ReportSection | undefined {
