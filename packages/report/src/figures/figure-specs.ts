@@ -132,7 +132,12 @@ export function distanceFigure(rows: readonly PdfDistanceRow[], reference: strin
       name: 'distances',
       mark: { type: 'line', strokeWidth: 1.2 },
       encoding: {
-        x: { field: 'x', type: 'quantitative', scale: { type: 'log' }, axis: { format: '.0e' } },
+        x: {
+          field: 'x',
+          type: 'quantitative',
+          scale: { type: 'log' },
+          axis: { format: '.0e', tickCount: 5 },
+        },
         y: { field: 'value', type: 'quantitative', title: 'distance' },
         color: { field: 'set', type: 'nominal', sort: series, legend: LEGEND },
         strokeDash: { field: 'distance', type: 'nominal' },

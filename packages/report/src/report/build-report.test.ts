@@ -114,8 +114,12 @@ describe('buildReport', () => {
       'pdf-distances',
     ]);
     expect(pdfs.notes).toContain(`${otherGrid}: its x grid is not synthetic's`);
+    // Two fits called synthetic: the compare set goes by its path.
+    expect(pdfs.figures[4].series).toEqual(['synthetic', other, 'truth (toyLH)']);
     // The same replicas: ratio 1 and distance 0.
-    const ratio = pdfs.figures[4].rows.find((row) => row.flavour === 'g' && row.x === 0.5);
+    const ratio = pdfs.figures[4].rows.find(
+      (row) => row.set === other && row.flavour === 'g' && row.x === 0.5,
+    );
     expect(ratio?.central).toBe(1);
     const distance = pdfs.figures[5].rows.find((row) => row.flavour === 'g' && row.x === 0.5);
     expect([distance?.central, distance?.uncertainty]).toEqual([0, 0]);

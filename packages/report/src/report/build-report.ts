@@ -380,6 +380,22 @@ async function comparePdf(path: string, fit: PdfReplicas): Promise<PdfReplicas> 
 }
 
 /**
+ * The names figures and tables give the fit and each compare set: the folder's name (a fit's
+ * name, an LHAPDF set's), or the path as given where two would have the same.
+ */
+function setLabels(fit: string, folder: string, compare: readonly string[]): Map<string, string> {
+  const labels = new Map([[folder, fit]]);
+  const taken = new Set([fit]);
+  for (const path of compare) {
+    const name = basename(resolve(path));
+    const label = taken.has(name) ? path : name;
+    taken.add(label);
+    labels.set(path, label);
+  }
+  return labels;
+}
+
+/**
  * Builds the report of a fit folder: the fit summary (runcard, replicas passed and vetoed and
  * why, backend, timings, χ² per dataset for the fit and each compare set), the PDFs at Q0 with
  * their bands (flavour and evolution basis, log and linear x, ratios to the first compare set,
@@ -399,6 +415,7 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
   const problems = [...records.problems];
   const sections: ReportSection[] = [];
   const compare = options.compare ?? [];
+  const labels = setLabels(records.fit, folder, compare);
 
   const chi2Rows: Chi2Row[] = [];
   const comparisons: DatasetComparison[] = [];
@@ -407,7 +424,11 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
     problems.push(...missing);
     for (const path of [folder, ...compare]) {
       try {
-        const found = await compareWithData(await predictingPdf(path), datasets);
+        const pdf = await predictingPdf(path);
+        const found = await compareWithData(
+          { ...pdf, label: labels.get(path) ?? pdf.label },
+          datasets,
+        );
         comparisons.push(...found);
         chi2Rows.push(...found.map((entry) => ({ ...entry.chi2 })));
       } catch (error) {
@@ -421,7 +442,8 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
     const notes: string[] = [];
     for (const path of compare) {
       try {
-        sets.push(await comparePdf(path, fit));
+        const set = await comparePdf(path, fit);
+        sets.push({ ...set, label: labels.get(path) ?? set.label });
       } catch (error) {
         if (error instanceof RangeError) notes.push(error.message);
         else notes.push(`${path}: ${describe(error)}`);
