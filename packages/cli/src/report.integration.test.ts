@@ -104,7 +104,10 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
     const { dom, console: messages } = await browse(page);
     const screenshot = join(output, 'report.png');
     await browse(page, screenshot);
-    console.info(`report screenshot: ${screenshot}`);
+    const drawnAfter = /data-rendered-after-ms="(\d+)"/.exec(dom)?.[1];
+    console.info(
+      `report screenshot: ${screenshot}; figures drawn ${drawnAfter ?? '?'} ms after load`,
+    );
     expect(messages).toEqual([]);
     expect(dom).toContain('data-errors="0"');
     for (const section of ['summary', 'pdfs', 'training', 'closure', 'data-theory']) {
