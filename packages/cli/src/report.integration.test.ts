@@ -146,11 +146,20 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
       rows: { ndata: number }[];
     };
     const points = datasets.rows.reduce((sum, row) => sum + row.ndata, 0);
+    const { rows } = JSON.parse(
+      await readFile(join(output, 'data', 'data-theory.json'), 'utf8'),
+    ) as {
+      rows: { data: number; dataError: number }[];
+    };
+    expect(rows).toHaveLength(points);
+    // The ratio panels leave out data compatible with zero (the embedded charm data).
+    const ratios = rows.filter((row) => Math.abs(row.data) > row.dataError).length;
+    expect(ratios).toBeGreaterThan(points / 2);
     expect(drawnMarks(dom, 'data-theory')).toEqual(
       new Map([
-        ['data', points],
-        ['theory', points],
-        ['theoryError', points],
+        ['data', ratios],
+        ['theory', ratios],
+        ['theoryError', ratios],
       ]),
     );
     expect(drawnMarks(dom, 'pulls')).toEqual(new Map([['pulls', points]]));

@@ -296,6 +296,8 @@ export function dataTheoryFigure(rows: readonly DataTheoryRow[], xTitle: string)
     $schema: SCHEMA,
     data: { values: rows },
     transform: [
+      // A ratio to data compatible with zero says nothing: those points are in the pulls only.
+      { filter: 'abs(datum.data) > datum.dataError' },
       { calculate: 'datum.theory / datum.data', as: 'ratio' },
       { calculate: '(datum.theory - datum.theoryError) / datum.data', as: 'ratioLow' },
       { calculate: '(datum.theory + datum.theoryError) / datum.data', as: 'ratioHigh' },
@@ -354,7 +356,7 @@ export function dataTheoryFigure(rows: readonly DataTheoryRow[], xTitle: string)
     id: 'data-theory',
     title: 'Data and theory',
     caption:
-      'Theory over data for each dataset: the grey bars are the data with their total uncertainty (square root of the covariance’s diagonal), the points each set’s prediction with its replicas’ 1σ.',
+      'Theory over data for each dataset: the grey bars are the data with their total uncertainty (square root of the covariance’s diagonal), the points each set’s prediction with its replicas’ 1σ. Points whose data are compatible with zero (|D| ≤ σ_D) are shown in the pulls only.',
     spec,
     rows,
     series,
