@@ -24,13 +24,14 @@ async function reportBackend(
   }
 }
 
-const USAGE = `partonfit report <fit folder> [--compare <LHAPDF set folder | fit folder>]… [--output <folder>] [--open] [--backend ${BACKEND_REQUESTS.join('|')}]`;
+const USAGE = `partonfit report <fit folder> [--compare <LHAPDF set folder | fit folder>]… [--output <folder>] [--replica-curves] [--open] [--backend ${BACKEND_REQUESTS.join('|')}]`;
 
 /**
  * `partonfit report <fit>`: the fit's report folder (default `<fit>/report`): `index.html`
  * (offline, `vega.min.js` beside it), every figure as SVG, the numbers behind each figure as
  * JSON and CSV. `--compare` adds LHAPDF sets or fit folders to the χ² table and the PDF figures;
- * the first is the ratios' reference. The fit's replicas are evaluated on `--backend`, by
+ * the first is the ratios' reference; `--replica-curves` draws every replica in the PDF figures
+ * (with a checkbox in the page). The fit's replicas are evaluated on `--backend`, by
  * default the one that trained it. What cannot be shown is listed, not fatal.
  */
 export const reportCommand = defineCommand({
@@ -40,13 +41,17 @@ export const reportCommand = defineCommand({
   options: {
     compare: { type: 'string', multiple: true },
     output: { type: 'string' },
+    'replica-curves': { type: 'boolean', default: false },
     open: { type: 'boolean', default: false },
     backend: { type: 'string' },
   },
   positionals: 1,
   run: async ({ values, positionals: [fitFolder] }, terminal) => {
     await initBackend(await reportBackend(fitFolder, backendOption(values.backend)));
-    const report = await buildReport(fitFolder, { compare: values.compare ?? [] });
+    const report = await buildReport(fitFolder, {
+      compare: values.compare ?? [],
+      replicaCurves: values['replica-curves'],
+    });
     const written = await writeReport(report, resolve(values.output ?? join(fitFolder, 'report')));
     for (const problem of report.problems) terminal.out(`not shown: ${problem}\n`);
     terminal.out(

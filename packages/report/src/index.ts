@@ -33,8 +33,10 @@ export type { DataRow, DataValue, ReportFigure } from './figures/report-figure.j
 export {
   PDF_FIGURE_FLAVOURS,
   pdfBandRows,
+  pdfReplicaRows,
   type PdfBandOptions,
   type PdfBandRow,
+  type PdfReplicaRow,
   type PdfBasis,
 } from './pdf/pdf-bands.js';
 export { pdfDistanceRows, type PdfDistanceRow } from './pdf/pdf-distances.js';

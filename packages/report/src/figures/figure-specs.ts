@@ -1,5 +1,5 @@
 import type { TopLevelSpec } from 'vega-lite';
-import type { PdfBandRow } from '../pdf/pdf-bands.js';
+import type { PdfBandRow, PdfReplicaRow } from '../pdf/pdf-bands.js';
 import type { PdfDistanceRow } from '../pdf/pdf-distances.js';
 import type { DataRow, ReportFigure } from './report-figure.js';
 
@@ -24,8 +24,10 @@ export interface PdfFigureOptions {
   readonly title: string;
   readonly caption: string;
   readonly xScale: 'log' | 'linear';
-  /** Whether y is a ratio to a reference set (a line at 1 is drawn). */
+  /** Whether y is a ratio to a reference set. */
   readonly ratio: boolean;
+  /** Replica curves to draw (thin lines, with a checkbox in the page to hide them). */
+  readonly replicas?: readonly PdfReplicaRow[];
 }
 
 /**
@@ -60,9 +62,32 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
       color,
     },
   });
+  const replicas = options.replicas ?? [];
+  const replicaLayer = {
+    name: 'replicas',
+    transform: [{ filter: 'isValid(datum.replica) && showReplicas' }],
+    mark: { type: 'line', strokeWidth: 0.6, opacity: 0.35, clip: true },
+    encoding: {
+      x,
+      y: { field: 'value', type: 'quantitative', title: yTitle },
+      color,
+      detail: { field: 'replica', type: 'nominal' },
+    },
+  };
   const spec = {
     $schema: SCHEMA,
-    data: { values: rows },
+    data: { values: [...rows, ...replicas] },
+    ...(replicas.length === 0
+      ? {}
+      : {
+          params: [
+            {
+              name: 'showReplicas',
+              value: true,
+              bind: { input: 'checkbox', name: 'replica curves ' },
+            },
+          ],
+        }),
     facet: { field: 'flavour', type: 'nominal', title: null, sort: panels },
     columns: 4,
     resolve: { scale: { y: 'independent' } },
@@ -70,6 +95,7 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
       width: PANEL_WIDTH,
       height: PANEL_HEIGHT,
       layer: [
+        ...(replicas.length === 0 ? [] : [replicaLayer]),
         {
           name: 'band68',
           transform: [{ filter: 'datum.band' }],
@@ -83,6 +109,7 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
         },
         {
           name: 'central',
+          transform: [{ filter: '!isValid(datum.replica)' }],
           mark: { type: 'line', strokeWidth: 1.5, clip: true },
           encoding: {
             x,
@@ -107,7 +134,7 @@ export function pdfFigure(rows: readonly PdfBandRow[], options: PdfFigureOptions
     title: options.title,
     caption: options.caption,
     spec,
-    rows: rows as unknown as DataRow[],
+    rows: [...rows, ...replicas] as unknown as DataRow[],
     series,
     panels,
   };

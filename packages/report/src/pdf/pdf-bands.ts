@@ -124,3 +124,50 @@ export function pdfBandRows(
   }
   return rows;
 }
+
+/** One point of one replica's curve: a row of a PDF figure's replica curves. */
+export interface PdfReplicaRow {
+  readonly set: string;
+  readonly flavour: string;
+  readonly x: number;
+  readonly replica: number;
+  /** x·f of the replica (or its ratio to the reference's central value). */
+  readonly value: number;
+}
+
+/**
+ * Every replica's curve of a set, for the PDF figures' replica curves (`replicaCurves`): the
+ * same flavours, x range and reference as {@link pdfBandRows}.
+ */
+export function pdfReplicaRows(
+  pdf: PdfReplicas,
+  basis: PdfBasis,
+  options: PdfBandOptions = {},
+): PdfReplicaRow[] {
+  const members = basis === 'flavour' ? FLAVOUR_BASIS : EVOLUTION_BASIS;
+  const xMin = options.xMin ?? 1e-5;
+  const { replicas } = inBasis(pdf, basis);
+  const reference =
+    options.reference === undefined ? undefined : inBasis(options.reference, basis).central;
+  const size = members.length;
+  const points = pdf.xGrid.length;
+  const rows: PdfReplicaRow[] = [];
+  for (const name of options.flavours ?? PDF_FIGURE_FLAVOURS[basis]) {
+    const flavour = members.findIndex((member) => member.name === name);
+    if (flavour === -1) throw new RangeError(`no flavour ${name} in the ${basis} basis`);
+    for (let r = 0; r < pdf.replicaCount; r++) {
+      pdf.xGrid.forEach((x, a) => {
+        if (x < xMin) return;
+        const scale = reference === undefined ? 1 : 1 / reference[a * size + flavour];
+        rows.push({
+          set: pdf.label,
+          flavour: members[flavour].label,
+          x,
+          replica: r + 1,
+          value: replicas[(r * points + a) * size + flavour] * scale,
+        });
+      });
+    }
+  }
+  return rows;
+}

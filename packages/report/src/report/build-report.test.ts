@@ -5,6 +5,7 @@ import { SYNTHETIC_X, syntheticFit } from '@partonfit/fit-folder/testing';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '@partonfit/io';
+import { renderSvg } from '../render/render-figure.js';
 import { buildReport } from './build-report.js';
 import { replicaShapedFit } from './report.fixture.js';
 import { writeReport } from './write-report.js';
@@ -123,6 +124,20 @@ describe('buildReport', () => {
     expect(ratio?.central).toBe(1);
     const distance = pdfs.figures[5].rows.find((row) => row.flavour === 'g' && row.x === 0.5);
     expect([distance?.central, distance?.uncertainty]).toEqual([0, 0]);
+  });
+
+  it('should draw every replica’s curve when asked', async () => {
+    const folder = await fitFolder();
+    const report = await buildReport(folder, { predictions: false, replicaCurves: true });
+    const figure = report.sections[1].figures[0];
+    const curves = figure.rows.filter((row) => row.replica !== undefined);
+    // Replicas 1 and 2 (3 has no exportgrid), 8 flavours, 3 x points.
+    expect(curves).toHaveLength(2 * 8 * 3);
+    const gluon = curves.find((row) => row.replica === 2 && row.flavour === 'g' && row.x === 0.5);
+    expect(gluon?.value).toBeCloseTo(3 * (3 + 6 / 100), 12);
+    const svg = await renderSvg(figure);
+    expect(svg.match(/class="mark-line role-mark replicas_marks"/g)).toHaveLength(8 * 2);
+    expect(svg.match(/class="mark-line role-mark central_marks"/g)).toHaveLength(8 * 2);
   });
 
   it('should refuse a folder without a runcard, naming the file', async () => {

@@ -22,7 +22,12 @@ import {
 } from '../figures/figure-specs.js';
 import type { ReportFigure } from '../figures/report-figure.js';
 import type { ReportSection, ReportTable } from '../render/html-page.js';
-import { pdfBandRows, type PdfBasis } from '../pdf/pdf-bands.js';
+import {
+  pdfBandRows,
+  pdfReplicaRows,
+  type PdfBandOptions,
+  type PdfBasis,
+} from '../pdf/pdf-bands.js';
 import { pdfDistanceRows } from '../pdf/pdf-distances.js';
 import {
   fitPdfReplicas,
@@ -38,6 +43,8 @@ export interface ReportOptions {
   readonly compare?: readonly string[];
   /** Whether to compute the χ² table and data–theory figures (they need a tfjs backend). */
   readonly predictions?: boolean;
+  /** Whether the PDF figures also draw every replica's curve (default false). */
+  readonly replicaCurves?: boolean;
 }
 
 /** A fit's report: its sections, ready to write ({@link writeReport}). */
@@ -171,13 +178,20 @@ const PDF_VIEWS: readonly { basis: PdfBasis; xScale: 'log' | 'linear' }[] = [
   { basis: 'evolution', xScale: 'linear' },
 ];
 
-function pdfSection(sets: readonly PdfReplicas[], notes: readonly string[]): ReportSection {
+function pdfSection(
+  sets: readonly PdfReplicas[],
+  notes: readonly string[],
+  replicaCurves: boolean,
+): ReportSection {
   const [fit] = sets;
   const scale = `Q = ${fit.q.toPrecision(4)} GeV`;
+  const curves = (basis: PdfBasis, options: PdfBandOptions) =>
+    replicaCurves ? sets.flatMap((set) => pdfReplicaRows(set, basis, options)) : [];
   const figures = PDF_VIEWS.map(({ basis, xScale }) =>
     pdfFigure(
       sets.flatMap((set) => pdfBandRows(set, basis, { xMin: xScale === 'log' ? 1e-5 : 1e-3 })),
       {
+        replicas: curves(basis, { xMin: xScale === 'log' ? 1e-5 : 1e-3 }),
         id: `pdf-${basis}-${xScale}x`,
         title: `PDFs at ${scale}, ${basis} basis, ${xScale} x`,
         caption: `x·f at ${scale}: central value (mean of the replicas for a fit), 68 % confidence band (filled) and 1σ band (dashed).`,
@@ -193,6 +207,7 @@ function pdfSection(sets: readonly PdfReplicas[], notes: readonly string[]): Rep
       pdfFigure(
         sets.flatMap((set) => pdfBandRows(set, 'flavour', { reference: base })),
         {
+          replicas: curves('flavour', { reference: base }),
           id: 'pdf-ratio-flavour-logx',
           title: `Ratio to ${base.label} at ${scale}, flavour basis`,
           caption: `Each set’s central value and bands divided by ${base.label}’s central value.`,
@@ -459,7 +474,7 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
         notes.push(`closure truth: ${describe(error)}`);
       }
     }
-    sections.push(pdfSection(sets, notes));
+    sections.push(pdfSection(sets, notes, options.replicaCurves ?? false));
   } catch (error) {
     problems.push(`PDFs: ${describe(error)}`);
   }
