@@ -1,4 +1,3 @@
-import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   EVOLUTION_TO_FLAVOUR,
@@ -8,6 +7,7 @@ import {
   rotateFlavours,
 } from '@partonfit/core';
 import { listReplicaFolders, readExportGrid } from '@partonfit/fit-folder';
+import { exists } from '../records/exists.js';
 import { lhapdfMemberFile, loadLhapdfMember, loadLhapdfSet, xfAtScale } from '@partonfit/io';
 
 const FLAVOURS = FLAVOUR_BASIS.length;
@@ -177,11 +177,4 @@ export function singlePdf(
     replicaCount: 0,
     notes: [],
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }

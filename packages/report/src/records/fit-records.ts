@@ -1,4 +1,4 @@
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { InputFileError, loadRuncard, type Runcard } from '@partonfit/core';
 import {
@@ -10,6 +10,7 @@ import {
   type FitSummary,
   type ReplicaFitInfo,
 } from '@partonfit/fit-folder';
+import { exists } from './exists.js';
 
 /** What one replica's files say of its training. */
 export interface ReplicaTraining extends ReplicaFitInfo {
@@ -43,13 +44,6 @@ export interface FitRecords {
   readonly replicas: readonly ReplicaTraining[];
   /** What could not be read, in words (a replica without its JSON, no postfit, …). */
   readonly problems: readonly string[];
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 async function readJson(file: string): Promise<Record<string, unknown>> {

@@ -130,7 +130,7 @@ describe('buildReport', () => {
     const folder = await fitFolder();
     const report = await buildReport(folder, { predictions: false, replicaCurves: true });
     const figure = report.sections[1].figures[0];
-    const curves = figure.rows.filter((row) => row.replica !== undefined);
+    const curves = figure.rows.filter((row) => 'replica' in row);
     // Replicas 1 and 2 (3 has no exportgrid), 8 flavours, 3 x points.
     expect(curves).toHaveLength(2 * 8 * 3);
     const gluon = curves.find((row) => row.replica === 2 && row.flavour === 'g' && row.x === 0.5);

@@ -56,7 +56,8 @@ export interface Report {
   readonly problems: readonly string[];
 }
 
-function describe(error: unknown): string {
+/** The message of a partonfit error (bad input), which the report shows; anything else is a bug. */
+function problemOf(error: unknown): string {
   if (error instanceof PartonfitError) return error.message;
   throw error;
 }
@@ -447,7 +448,7 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
         comparisons.push(...found);
         chi2Rows.push(...found.map((entry) => ({ ...entry.chi2 })));
       } catch (error) {
-        problems.push(`χ² of ${path}: ${describe(error)}`);
+        problems.push(`χ² of ${path}: ${problemOf(error)}`);
       }
     }
   }
@@ -461,7 +462,7 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
         sets.push({ ...set, label: labels.get(path) ?? set.label });
       } catch (error) {
         if (error instanceof RangeError) notes.push(error.message);
-        else notes.push(`${path}: ${describe(error)}`);
+        else notes.push(`${path}: ${problemOf(error)}`);
       }
     }
     const closure = records.runcard.closuretest;
@@ -471,12 +472,12 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
         const truth = await closureTruth(closure.fakepdf, paths, fit.q);
         sets.push(singlePdf(`truth (${closure.fakepdf})`, truth.xf, fit.xGrid, fit.q));
       } catch (error) {
-        notes.push(`closure truth: ${describe(error)}`);
+        notes.push(`closure truth: ${problemOf(error)}`);
       }
     }
     sections.push(pdfSection(sets, notes, options.replicaCurves ?? false));
   } catch (error) {
-    problems.push(`PDFs: ${describe(error)}`);
+    problems.push(`PDFs: ${problemOf(error)}`);
   }
 
   const training = trainingSection(records);
