@@ -207,7 +207,13 @@ export function trainingFigure(
   stops: readonly StoppingRow[],
 ): ReportFigure {
   const series = unique(curves.map((row) => row.replica));
-  const color = { field: 'replica', type: 'nominal', sort: series } as const;
+  // A legend of a hundred replicas says nothing: the tooltips name them.
+  const color = {
+    field: 'replica',
+    type: 'nominal',
+    sort: series,
+    ...(series.length > 12 ? { legend: null } : {}),
+  } as const;
   const spec = {
     $schema: SCHEMA,
     width: 640,

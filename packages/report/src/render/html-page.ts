@@ -72,12 +72,14 @@ const SCRIPT = `(async () => {
   const errors = [];
   let rendered = 0;
   for (const element of document.querySelectorAll('.view')) {
+    const start = performance.now();
     try {
       const view = new vega.View(vega.parse(specs[element.dataset.figure]), {
         renderer: 'svg', container: element, hover: true,
       });
       await view.runAsync();
       element.dataset.drawn = 'true';
+      element.dataset.drawnInMs = String(Math.round(performance.now() - start));
       rendered++;
     } catch (error) {
       errors.push(element.dataset.figure + ': ' + error);

@@ -80,7 +80,7 @@ export function summarySection(records: FitRecords, chi2: readonly Chi2Row[]): R
     tables.push({
       id: 'replicas',
       title: 'Replicas, backend and timings',
-      columns: ['', ''],
+      columns: ['quantity', 'value'],
       rows: replicaRows,
     });
   }
