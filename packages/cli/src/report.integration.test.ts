@@ -163,6 +163,19 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
       ]),
     );
     expect(drawnMarks(dom, 'pulls')).toEqual(new Map([['pulls', points]]));
+    // Bias/variance from the report's float64 predictions of every kept replica and the truth's
+    // equals the fit's own from its float32 predictions (every replica passed).
+    const report = JSON.parse(await readFile(join(output, 'report.json'), 'utf8')) as {
+      sections: { id: string; tables: { id: string; rows: (string | number)[][] }[] }[];
+    };
+    const closure = report.sections.find((section) => section.id === 'closure');
+    const byDataset = closure?.tables.find((table) => table.id === 'closure-datasets');
+    expect(byDataset?.rows).toHaveLength(11);
+    const total = byDataset?.rows.at(-1)?.at(-1) as number;
+    const summary = JSON.parse(await readFile(join(fitFolder, 'summary.json'), 'utf8')) as {
+      quality: { biasVarianceRatio: number };
+    };
+    expect(Math.abs(total / summary.quality.biasVarianceRatio - 1)).toBeLessThan(1e-5);
   });
 
   it.skipIf(!hasSharedData(NNPDF40, 'the report compared with NNPDF4.0'))(

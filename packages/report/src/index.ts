@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+export { closureBiasVariance, type DatasetBiasVariance } from './chi2/closure-bias.js';
 export {
   compareWithData,
   predictingPdf,

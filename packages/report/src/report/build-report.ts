@@ -1,6 +1,7 @@
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { PartonfitError } from '@partonfit/core';
-import { closureTruth, inputPaths } from '@partonfit/fktables';
+import { closureTruth, inputPaths, type PdfAtXGrid } from '@partonfit/fktables';
+import { closureBiasVariance, type DatasetBiasVariance } from '../chi2/closure-bias.js';
 import { isFitFolder } from '@partonfit/trainer';
 import {
   compareWithData,
@@ -15,7 +16,7 @@ import {
   singlePdf,
   type PdfReplicas,
 } from '../pdf/pdf-replicas.js';
-import { readFitRecords } from '../records/fit-records.js';
+import { readFitRecords, type FitRecords } from '../records/fit-records.js';
 import type { ReportSection } from '../render/html-page.js';
 import { dataTheorySection } from './data-theory-section.js';
 import { pdfSection } from './pdf-section.js';
@@ -59,6 +60,18 @@ async function comparePdf(path: string, fit: PdfReplicas): Promise<PdfReplicas> 
   return lhapdfPdfReplicas(path, fit.xGrid, fit.q);
 }
 
+/** A closure test's truth at `q0` (x·f in the evolution basis), or undefined for other fits. */
+async function closureTruthAt(
+  records: FitRecords,
+  folder: string,
+  q0: number,
+): Promise<PdfAtXGrid | undefined> {
+  const closure = records.runcard.closuretest;
+  if (closure?.fakedata !== true || closure.fakepdf === undefined) return undefined;
+  const paths = inputPaths(records.runcard, join(folder, 'runcard.yml'));
+  return (await closureTruth(closure.fakepdf, paths, q0)).xf;
+}
+
 /**
  * The names figures and tables give the fit and each compare set: the folder's name (a fit's
  * name, an LHAPDF set's), or the path as given where two would have the same.
@@ -99,6 +112,7 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
 
   const chi2Rows: Chi2Row[] = [];
   const comparisons: DatasetComparison[] = [];
+  const biasVariance: DatasetBiasVariance[] = [];
   if (options.predictions ?? true) {
     const { datasets, problems: missing } = await runcardDatasets(records.runcard, folder);
     problems.push(...missing);
@@ -115,6 +129,16 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
         problems.push(`χ² of ${path}: ${problemOf(error)}`);
       }
     }
+    const fitted = comparisons.filter((comparison) => comparison.set === records.fit);
+    if (fitted.length > 0) {
+      try {
+        const q0 = fitted[0].dataset.observable.operands[0][0].q0;
+        const truth = await closureTruthAt(records, folder, q0);
+        if (truth !== undefined) biasVariance.push(...closureBiasVariance(fitted, truth));
+      } catch (error) {
+        problems.push(`closure bias/variance: ${problemOf(error)}`);
+      }
+    }
   }
   try {
     const fit = await fitPdfReplicas(folder, records.fit);
@@ -129,15 +153,12 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
         else notes.push(`${path}: ${problemOf(error)}`);
       }
     }
-    const closure = records.runcard.closuretest;
-    if (closure?.fakedata === true && closure.fakepdf !== undefined) {
-      try {
-        const paths = inputPaths(records.runcard, join(folder, 'runcard.yml'));
-        const truth = await closureTruth(closure.fakepdf, paths, fit.q);
-        sets.push(singlePdf(`truth (${closure.fakepdf})`, truth.xf, fit.xGrid, fit.q));
-      } catch (error) {
-        notes.push(`closure truth: ${problemOf(error)}`);
-      }
+    try {
+      const truth = await closureTruthAt(records, folder, fit.q);
+      const name = records.runcard.closuretest?.fakepdf;
+      if (truth !== undefined) sets.push(singlePdf(`truth (${name})`, truth, fit.xGrid, fit.q));
+    } catch (error) {
+      notes.push(`closure truth: ${problemOf(error)}`);
     }
     sections.push(pdfSection(sets, notes, options.replicaCurves ?? false));
   } catch (error) {
@@ -146,7 +167,7 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
 
   const training = trainingSection(records);
   if (training !== undefined) sections.push(training);
-  const closure = closureSection(records);
+  const closure = closureSection(records, biasVariance);
   if (closure !== undefined) sections.push(closure);
   if (comparisons.length > 0) sections.push(dataTheorySection(comparisons));
   sections.unshift(summarySection({ ...records, problems }, chi2Rows));

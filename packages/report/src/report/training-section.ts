@@ -1,5 +1,6 @@
 import { trainingFigure, type StoppingRow, type TrainingRow } from '../figures/figure-specs.js';
 import type { ReportSection, ReportTable } from '../render/html-page.js';
+import type { DatasetBiasVariance } from '../chi2/closure-bias.js';
 import type { FitRecords } from '../records/fit-records.js';
 
 /**
@@ -64,39 +65,69 @@ export function trainingSection(records: FitRecords): ReportSection | undefined 
   };
 }
 
-/** The closure-test section (bias/variance from `summary.json`); undefined for other fits. */
-export function closureSection(records: FitRecords): ReportSection | undefined {
+/**
+ * The closure-test section: bias and variance in data space per dataset (from the replicas'
+ * predictions and the truth's, where the report computed them) and the fit's own fit-level
+ * numbers from `summary.json`; undefined for a fit that is not a closure test.
+ */
+export function closureSection(
+  records: FitRecords,
+  biasVariance: readonly DatasetBiasVariance[],
+): ReportSection | undefined {
   const closure = records.runcard.closuretest;
   if (closure?.fakedata !== true) return undefined;
   const quality = records.summary?.quality;
+  const tables: ReportTable[] = [];
+  if (biasVariance.length > 0) {
+    const bias = biasVariance.reduce((sum, row) => sum + row.bias, 0);
+    const variance = biasVariance.reduce((sum, row) => sum + row.variance, 0);
+    tables.push({
+      id: 'closure-datasets',
+      title:
+        'Bias and variance per dataset (each dataset’s experimental covariance, its commondata after cuts)',
+      columns: ['dataset', 'points', 'bias', 'variance', 'bias / variance'],
+      rows: [
+        ...biasVariance.map((row) => [
+          row.dataset,
+          row.ndata,
+          row.bias,
+          row.variance,
+          row.bias / row.variance,
+        ]),
+        [
+          'total',
+          biasVariance.reduce((sum, row) => sum + row.ndata, 0),
+          bias,
+          variance,
+          bias / variance,
+        ],
+      ],
+    });
+  }
+  if (quality?.biasVarianceRatio !== undefined) {
+    tables.push({
+      id: 'closure',
+      title:
+        'The fit’s own numbers (summary.json: the fitted data, the full experimental covariance)',
+      columns: ['quantity', 'value'],
+      rows: [
+        ['bias / variance', quality.biasVarianceRatio],
+        ['χ²/n of the replica average against the fitted data', quality.averageChi2PerPoint],
+      ],
+    });
+  }
   return {
     id: 'closure',
     title: 'Closure test',
     notes: [
       `The data were made from ${closure.fakepdf ?? 'a known PDF'}; the PDF figures draw it as “truth”.`,
-      ...(quality?.biasVarianceRatio === undefined
+      ...(tables.length === 0
         ? [
-            'No bias/variance: summary.json has no fit-level quality (several fit processes, or one replica).',
+            'No bias/variance: no predictions of the replicas, and no fit-level numbers in summary.json.',
           ]
         : []),
     ],
-    tables:
-      quality?.biasVarianceRatio === undefined
-        ? []
-        : [
-            {
-              id: 'closure',
-              title: 'Bias and variance in data space (experimental covariance)',
-              columns: ['quantity', 'value'],
-              rows: [
-                ['bias / variance', quality.biasVarianceRatio],
-                [
-                  'χ²/n of the replica average against the fitted data',
-                  quality.averageChi2PerPoint,
-                ],
-              ],
-            },
-          ],
+    tables,
     figures: [],
   };
 }
