@@ -1,4 +1,4 @@
-import { copyFile, readFile, rm } from 'node:fs/promises';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chi2ExpsLogText, runPostfit } from '@partonfit/fit-folder';
 import { SYNTHETIC_X, syntheticFit } from '@partonfit/fit-folder/testing';
@@ -97,6 +97,17 @@ describe('buildReport', () => {
     const page = await readFile(join(output, 'index.html'), 'utf8');
     expect(page).toContain('<script src="vega.min.js"></script>');
     expect(page).not.toMatch(/https?:\/\/(?!vega\.github\.io\/schema)/);
+    // Written again with fewer figures: the earlier report's are gone.
+    const trainingOnly = {
+      ...report,
+      sections: report.sections.filter((s) => s.id === 'training'),
+    };
+    await writeReport(trainingOnly, output);
+    expect(await readdir(join(output, 'figures'))).toEqual(['training.svg']);
+    // A folder that holds something else is not overwritten.
+    await expect(writeReport(report, folder)).rejects.toThrow(
+      /no report\.json: not a report folder/,
+    );
     await rm(folder, { recursive: true });
   });
 

@@ -1,5 +1,7 @@
-import { copyFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { InputFileError } from '@partonfit/core';
 import { writeFileAtomic } from '@partonfit/io';
 import type { DataRow, ReportFigure } from '../figures/report-figure.js';
 import { htmlPage } from '../render/html-page.js';
@@ -30,10 +32,50 @@ export interface WrittenReport {
  * Writes a report folder that works offline: `index.html` with `vega.min.js` beside it (the
  * figures are drawn in the page from their compiled specifications), `figures/<id>.svg` rendered
  * by Vega in Node from the same specifications, `data/<id>.json` and `data/<id>.csv` with the
- * numbers behind each figure, and `report.json` with the sections' tables and notes. Every file
- * is written atomically.
+ * numbers behind each figure, and `report.json` with the sections' tables and notes.
+ *
+ * The report is built in a temporary folder beside `folder` and renamed into place, replacing an
+ * earlier report there (so no figure of an earlier report stays behind, and a failed write
+ * leaves the earlier report whole). A folder that holds anything but a report is refused.
+ *
+ * @throws InputFileError naming `folder` when it exists, is not empty and has no `report.json`
  */
 export async function writeReport(report: Report, folder: string): Promise<WrittenReport> {
+  await checkReportFolder(folder);
+  const built = join(dirname(folder), `.${basename(folder)}-${randomBytes(6).toString('hex')}`);
+  try {
+    const figures = await writeReportFiles(report, built);
+    await replaceFolder(built, folder);
+    return { folder, index: join(folder, 'index.html'), figures };
+  } finally {
+    await rm(built, { recursive: true, force: true });
+  }
+}
+
+/** Refuses an existing folder that is not empty and is not a report. */
+async function checkReportFolder(folder: string): Promise<void> {
+  const entries = await readdir(folder).catch((): string[] => []);
+  if (entries.length > 0 && !entries.includes('report.json')) {
+    throw new InputFileError({
+      file: folder,
+      problem: 'holds files but no report.json: not a report folder; choose another output folder',
+    });
+  }
+}
+
+/** Puts the folder `built` in the place of `target`, removing an earlier `target`. */
+async function replaceFolder(built: string, target: string): Promise<void> {
+  const old = `${built}-old`;
+  const hadOld = await rename(target, old).then(
+    () => true,
+    () => false,
+  );
+  await rename(built, target);
+  if (hadOld) await rm(old, { recursive: true, force: true });
+}
+
+/** Writes every file of the report into `folder` and returns the figures' ids. */
+async function writeReportFiles(report: Report, folder: string): Promise<string[]> {
   await mkdir(join(folder, 'figures'), { recursive: true });
   await mkdir(join(folder, 'data'), { recursive: true });
   const figures = report.sections.flatMap((section) => section.figures);
@@ -66,7 +108,6 @@ export async function writeReport(report: Report, folder: string): Promise<Writt
     })),
   };
   await writeFileAtomic(join(folder, 'report.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  const index = join(folder, 'index.html');
-  await writeFileAtomic(index, htmlPage(report.title, report.sections, specs));
-  return { folder, index, figures: figures.map((figure) => figure.id) };
+  await writeFileAtomic(join(folder, 'index.html'), htmlPage(report.title, report.sections, specs));
+  return figures.map((figure) => figure.id);
 }
