@@ -6,6 +6,7 @@ import { fitCommand } from './fit-command.js';
 import { getCommand } from './get-command.js';
 import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
+import { reportCommand } from './report-command.js';
 import { statusCommand } from './status-command.js';
 import { submitCommand } from './submit-command.js';
 import { EXIT_USAGE, type Command } from './define-command.js';
@@ -18,6 +19,7 @@ const COMMANDS: readonly Command[] = [
   postfitCommand,
   predictCommand,
   getCommand,
+  reportCommand,
   submitCommand,
   statusCommand,
   backendCommand,

@@ -38,6 +38,23 @@ export async function predictFitReplicas(
   observable: Observable,
   member: number,
 ): Promise<FitPredictions> {
+  const [predictions] = await predictFitReplicasForObservables(set, [observable], member);
+  return predictions;
+}
+
+/**
+ * {@link predictFitReplicas} for several observables at once, each member's model built once
+ * for all of them (a report's every dataset): the same numbers as one call per observable.
+ *
+ * @returns one {@link FitPredictions} per observable, in order
+ * @throws InvalidArgumentError for a member the set does not have; InputFileError naming the FK
+ *   table whose Q0 is not the fit's
+ */
+export async function predictFitReplicasForObservables(
+  set: FitReplicaSet,
+  observables: readonly Observable[],
+  member: number,
+): Promise<FitPredictions[]> {
   const numbers = set.members.map((entry) => entry.member);
   if (member !== 0 && !numbers.includes(member)) {
     throw new InvalidArgumentError({
@@ -45,9 +62,13 @@ export async function predictFitReplicas(
       problem: `fit ${set.fit} (${set.source}) has members 0 (the mean) and ${numbers.join(', ')}; got ${member}`,
     });
   }
-  checkQ0(set, observable);
-  const grids = [...new Set(observable.operands.flat().map((table) => table.xGrid))];
-  const evaluated = [];
+  for (const observable of observables) checkQ0(set, observable);
+  const grids = [
+    ...new Set(
+      observables.flatMap((observable) => observable.operands.flat()).map((table) => table.xGrid),
+    ),
+  ];
+  const evaluated: { member: number; predictions: Float64Array }[][] = observables.map(() => []);
   for (const entry of set.members.filter(
     (candidate) => member === 0 || candidate.member === member,
   )) {
@@ -58,17 +79,24 @@ export async function predictFitReplicas(
     } finally {
       model.dispose();
     }
-    evaluated.push({
-      member: entry.member,
-      predictions: predictObservable(observable, (grid) => values.get(grid) ?? new Float64Array()),
+    observables.forEach((observable, o) => {
+      evaluated[o].push({
+        member: entry.member,
+        predictions: predictObservable(
+          observable,
+          (grid) => values.get(grid) ?? new Float64Array(),
+        ),
+      });
     });
   }
-  if (member !== 0) return { predictions: evaluated[0].predictions, members: evaluated };
-  const mean = new Float64Array(evaluated[0].predictions.length);
-  for (const { predictions } of evaluated) {
-    predictions.forEach((value, n) => {
-      mean[n] += value / evaluated.length;
-    });
-  }
-  return { predictions: mean, members: evaluated };
+  return evaluated.map((members) => {
+    if (member !== 0) return { predictions: members[0].predictions, members };
+    const mean = new Float64Array(members[0].predictions.length);
+    for (const { predictions } of members) {
+      predictions.forEach((value, n) => {
+        mean[n] += value / members.length;
+      });
+    }
+    return { predictions: mean, members };
+  });
 }

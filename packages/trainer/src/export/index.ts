@@ -13,7 +13,11 @@ export {
 } from './export-fit.js';
 export { extractReplica, sliceReplicas } from './extract-replica.js';
 export { fitBackendRequest } from './fit-backend.js';
-export { predictFitReplicas, type FitPredictions } from './fit-predictions.js';
+export {
+  predictFitReplicas,
+  predictFitReplicasForObservables,
+  type FitPredictions,
+} from './fit-predictions.js';
 export { loadFitRuncard, type FitRuncard } from './fit-runcard.js';
 export {
   isFitFolder,

@@ -1,0 +1,62 @@
+/**
+ * @partonfit/report — the figures and the offline HTML report of a fit: the fit summary with the
+ * χ² per dataset against compare sets, the PDFs with their bands, the training curves, closure
+ * metrics and data against theory. Figures are Vega-Lite specifications in one place
+ * (`figure-specs`), rendered to SVG in Node and drawn interactively in the page.
+ *
+ * @packageDocumentation
+ */
+export { closureBiasVariance, type DatasetBiasVariance } from './chi2/closure-bias.js';
+export {
+  compareWithData,
+  predictingPdf,
+  runcardDatasets,
+  type DatasetChi2,
+  type DatasetComparison,
+  type DatasetPredictions,
+  type PredictingPdf,
+  type RuncardDatasets,
+} from './chi2/dataset-predictions.js';
+export {
+  chi2Figure,
+  dataTheoryFigure,
+  distanceFigure,
+  pdfFigure,
+  pullFigure,
+  trainingFigure,
+  type Chi2Row,
+  type DataTheoryRow,
+  type PdfFigureOptions,
+  type StoppingRow,
+  type TrainingRow,
+} from './figures/figure-specs.js';
+export type { DataRow, DataValue, ReportFigure } from './figures/report-figure.js';
+export {
+  PDF_FIGURE_FLAVOURS,
+  pdfBandRows,
+  pdfReplicaRows,
+  type PdfBandOptions,
+  type PdfBandRow,
+  type PdfReplicaRow,
+  type PdfBasis,
+} from './pdf/pdf-bands.js';
+export { pdfDistanceRows, type PdfDistanceRow } from './pdf/pdf-distances.js';
+export {
+  fitPdfReplicas,
+  lhapdfPdfReplicas,
+  replicaMean,
+  rotateMembers,
+  singlePdf,
+  type PdfReplicas,
+  type PdfSetKind,
+} from './pdf/pdf-replicas.js';
+export {
+  readFitRecords,
+  type FitRecords,
+  type PostfitRecord,
+  type ReplicaTraining,
+} from './records/fit-records.js';
+export { htmlPage, type ReportSection, type ReportTable } from './render/html-page.js';
+export { compileFigure, renderSvg, vegaBrowserBundle } from './render/render-figure.js';
+export { buildReport, type Report, type ReportOptions } from './report/build-report.js';
+export { figureCsv, writeReport, type WrittenReport } from './report/write-report.js';
