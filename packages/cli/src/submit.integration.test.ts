@@ -133,6 +133,8 @@ describe.skipIf(unavailable !== undefined)('partonfit submit on a real SLURM clu
       'replicas_5-6.json',
       'replicas_7-8.json',
     ]);
+    // The job after the array wrote the report too.
+    expect(await readdir(join(fitFolder, 'report'))).toContain('index.html');
     const status = await run('status', fitFolder);
     expect(status.code).toBe(0);
     expect(status.out).toContain('  1-2  done         2/2 replicas written');

@@ -96,10 +96,12 @@ describe('arrayJobScript', () => {
 });
 
 describe('postfitJobScript', () => {
-  it('should run postfit on the fit folder without asking for GPUs', async () => {
+  it('should run postfit and the report on the fit folder without asking for GPUs', async () => {
     const job = await settings(['partonfit']);
     const script = postfitJobScript(job);
-    expect(script).toContain(`exec partonfit postfit ${job.fitFolder} --chi2-threshold 3\n`);
+    expect(script).toContain(
+      `set -eu\npartonfit postfit ${job.fitFolder} --chi2-threshold 3\npartonfit report ${job.fitFolder}\n`,
+    );
     expect(script).toContain('#SBATCH --partition=gpu');
     expect(script).not.toContain('--gpus-per-task');
   });

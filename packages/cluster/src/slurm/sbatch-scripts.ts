@@ -125,22 +125,28 @@ exit "$status"
 `.replace(/\n\n#\n/, '\n#\n');
 }
 
-/** The sbatch script of the job that runs `partonfit postfit` once every task has succeeded. */
+/**
+ * The sbatch script of the job that runs once every task has succeeded: `partonfit postfit`, then
+ * `partonfit report` of the fit (into `<fit>/report/`).
+ */
 export function postfitJobScript(settings: JobScriptSettings): string {
-  const command = [
+  const postfit = [
     ...settings.partonfit,
     'postfit',
     settings.fitFolder,
     ...(settings.postfitOptions ?? []),
   ];
+  const report = [...settings.partonfit, 'report', settings.fitFolder];
   return `#!/bin/bash
 #SBATCH --job-name=${shellQuote(`partonfit-${settings.fit}-postfit`)}
 #SBATCH --ntasks=1
 #SBATCH --output=${join(slurmFolder(settings.fitFolder), 'postfit.log')}
 ${sbatchLines(settings, false).join('\n')}
 #
-# Written by \`partonfit submit\`: postfit of ${settings.fitFolder} once the fit's tasks succeeded.
-set -u
-exec ${words(command)}
+# Written by \`partonfit submit\`: postfit and the report of ${settings.fitFolder} once the fit's
+# tasks succeeded.
+set -eu
+${words(postfit)}
+${words(report)}
 `.replace(/\n\n#\n/, '\n#\n');
 }

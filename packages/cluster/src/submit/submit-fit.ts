@@ -50,8 +50,8 @@ function jobId(answer: string): string {
 
 /**
  * Submits a fit as a SLURM job array, one task per range of `perTask` replicas, each fitting into
- * the same fit folder `<output>/<runcard name>/`, and a postfit job that runs once every task
- * succeeded (`--dependency=afterok`). The scripts go to `<fit>/slurm/` (`fit-array.sbatch`,
+ * the same fit folder `<output>/<runcard name>/`, and a job that runs postfit and the report once
+ * every task succeeded (`--dependency=afterok`). The scripts go to `<fit>/slurm/` (`fit-array.sbatch`,
  * `postfit.sbatch`), the tasks and job ids are added to `<fit>/slurm/tasks.json`, the jobs' logs to
  * `<fit>/slurm/task_<job>_<i>.log` and `postfit.log`.
  *
