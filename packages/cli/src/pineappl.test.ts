@@ -17,8 +17,8 @@ const present =
 async function exampleRuncard(epochs: number): Promise<{ folder: string; runcard: string }> {
   const folder = await mkdtemp(join(tmpdir(), 'partonfit-pineappl-'));
   const text = (await readFile(EXAMPLE, 'utf8'))
-    .replaceAll('../../shared/data/', SHARED_DATA)
-    .replaceAll('../../shared/data', SHARED_DATA)
+    .replaceAll(/(?:\.\.\/)+shared\/data\//g, SHARED_DATA)
+    .replaceAll(/(?:\.\.\/)+shared\/data\b/g, SHARED_DATA.slice(0, -1))
     .replace('epochs: 2000', `epochs: ${epochs}`);
   const runcard = join(folder, 'pineappl-dis.yml');
   await writeFile(runcard, text);

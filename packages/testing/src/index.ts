@@ -15,6 +15,7 @@ export {
   type ClosureRuncardChanges,
 } from './closure-runcard.js';
 export { cyclingChannels } from './luminosity-channels.js';
+export { inputFileError, inputFileRejection } from './typed-errors.js';
 export {
   damageBytes,
   damageText,

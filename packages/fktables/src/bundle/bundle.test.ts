@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { BUNDLE_Q0, bundleFromArrays, loadBundle } from './bundle.js';
 import { chi2 } from './chi2.js';
-import { inputFileError } from '../fktable/input-file-error.fixture.js';
+import { inputFileError } from '@partonfit/testing';
 
 const file = 'bundles/SMALL.npz';
 

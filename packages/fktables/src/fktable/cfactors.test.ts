@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyCFactors, parseCFactors } from './cfactors.js';
 import { disTable, hadronicTable } from './fk-table.fixture.js';
-import { inputFileError } from './input-file-error.fixture.js';
+import { inputFileError } from '@partonfit/testing';
 
 const file = 'cfactor/CF_QCD_SET.dat';
 

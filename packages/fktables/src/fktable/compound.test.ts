@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCompound } from './compound.js';
-import { inputFileError } from './input-file-error.fixture.js';
+import { inputFileError } from '@partonfit/testing';
 
 const file = 'compound/FK_NMCPD-COMPOUND.dat';
 

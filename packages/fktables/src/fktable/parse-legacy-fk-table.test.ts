@@ -13,7 +13,7 @@ import {
   type SyntheticTable,
 } from './legacy-fk-table.fixture.js';
 import { fkTableNameOfFile, parseLegacyFkTable } from './parse-legacy-fk-table.js';
-import { inputFileError } from './input-file-error.fixture.js';
+import { inputFileError } from '@partonfit/testing';
 
 const hasTables = hasSharedData('theory_200/fastkernel', 'legacy FK-table tests on real tables');
 

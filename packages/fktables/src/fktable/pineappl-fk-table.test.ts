@@ -14,7 +14,7 @@ import { chi2 } from '../bundle/chi2.js';
 import { loadCommonData } from '../commondata/load-commondata.js';
 import { covarianceMatrix } from '../covariance/covariance-matrix.js';
 import type { DisFkTable } from './fk-table.js';
-import { inputFileError } from './input-file-error.fixture.js';
+import { inputFileError } from '@partonfit/testing';
 import { loadFkTable } from './load-fk-table.js';
 import { atQ0, loadNnpdf40Central, NNPDF40_FOLDER } from './nnpdf40.fixture.js';
 import { loadPineapplFkTable, pineapplFkTable, type PineapplFkTable } from './pineappl-fk-table.js';

@@ -17,7 +17,7 @@ import {
   findLegacyFkTable,
   loadLegacyObservable,
 } from './theory-folder.js';
-import { inputFileRejection } from './input-file-error.fixture.js';
+import { inputFileRejection } from '@partonfit/testing';
 
 /** A one-x-node gluon table whose points (with g = 1) are `points`. */
 function gluonTableText(points: readonly number[]): string {

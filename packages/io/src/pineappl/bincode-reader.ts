@@ -90,10 +90,11 @@ export class BincodeReader {
     return high * 2 ** 32 + low;
   }
 
-  /** A little-endian IEEE-754 `f64`. */
+  /** A little-endian IEEE-754 `f64`, which must be finite. */
   f64(key: string): number {
     this.need(8, key);
     const value = this.view.getFloat64(this.offset, true);
+    if (!Number.isFinite(value)) throw this.error(key, `${value} where a finite number belongs`);
     this.offset += 8;
     return value;
   }
@@ -151,12 +152,15 @@ export class BincodeReader {
     }
   }
 
-  /** A `Vec<f64>`: its length, then the values. */
+  /** A `Vec<f64>`: its length, then the values, each finite. */
   f64Vec(key: string): Float64Array {
     const count = this.length(key, 8);
     const values = new Float64Array(count);
     for (let index = 0; index < count; index++) {
       values[index] = this.view.getFloat64(this.offset, true);
+      if (!Number.isFinite(values[index])) {
+        throw this.error(`${key}[${index}]`, `${values[index]} where a finite number belongs`);
+      }
       this.offset += 8;
     }
     return values;

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { decodeLz4Frame, isLz4Frame } from './lz4-frame.js';
-import { hexBytes, inputError, lz4Frame } from './pineappl.fixture.js';
+import { inputFileError } from '@partonfit/testing';
+import { hexBytes, lz4Frame } from './pineappl.fixture.js';
 import { xxhash32 } from './xxhash32.js';
 
 const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -45,7 +46,9 @@ describe('decodeLz4Frame', () => {
       { compressed: Uint8Array.of(0x00, 0x05, 0x00, 0x10, 0x3f) },
     ];
     expect(text(decodeLz4Frame(lz4Frame(linked, { independent: false }), 'f'))).toBe('hellohell?');
-    const error = inputError(() => decodeLz4Frame(lz4Frame(linked, { independent: true }), 'f'));
+    const error = inputFileError(() =>
+      decodeLz4Frame(lz4Frame(linked, { independent: true }), 'f'),
+    );
     expect(error.message).toMatch(/match offset 5 points before the start/);
   });
 
@@ -53,7 +56,7 @@ describe('decodeLz4Frame', () => {
     const bytes = hexBytes(LZ4_TEXT);
     bytes[0] = 0x05;
     expect(isLz4Frame(bytes)).toBe(false);
-    const error = inputError(() => decodeLz4Frame(bytes, 'grid.pineappl.lz4'));
+    const error = inputFileError(() => decodeLz4Frame(bytes, 'grid.pineappl.lz4'));
     expect(error.file).toBe('grid.pineappl.lz4');
     expect(error.message).toMatch(/not an LZ4 frame/);
   });
@@ -61,7 +64,7 @@ describe('decodeLz4Frame', () => {
   it('should refuse every truncation of a frame', () => {
     const bytes = hexBytes(LZ4_TEXT);
     for (let length = 4; length < bytes.length; length++) {
-      const error = inputError(() => decodeLz4Frame(bytes.subarray(0, length), 'cut.lz4'));
+      const error = inputFileError(() => decodeLz4Frame(bytes.subarray(0, length), 'cut.lz4'));
       expect(error.file).toBe('cut.lz4');
       expect(error.message).toMatch(/truncated|corrupt|checksum/);
     }
@@ -70,20 +73,20 @@ describe('decodeLz4Frame', () => {
   it('should refuse a corrupt header, block or content by their checksums', () => {
     const header = hexBytes(LZ4_TEXT);
     header[6] ^= 0x01;
-    expect(inputError(() => decodeLz4Frame(header, 'f')).message).toMatch(/header checksum/);
+    expect(inputFileError(() => decodeLz4Frame(header, 'f')).message).toMatch(/header checksum/);
     const block = hexBytes(LZ4_TEXT_BLOCK_CHECKSUMS);
     block[20] ^= 0x01;
-    expect(inputError(() => decodeLz4Frame(block, 'f')).message).toMatch(/block checksum/);
+    expect(inputFileError(() => decodeLz4Frame(block, 'f')).message).toMatch(/block checksum/);
     const content = hexBytes(LZ4_TEXT);
     content[30] ^= 0x01; // a literal byte
-    expect(inputError(() => decodeLz4Frame(content, 'f')).message).toMatch(/content checksum/);
+    expect(inputFileError(() => decodeLz4Frame(content, 'f')).message).toMatch(/content checksum/);
   });
 
   it('should refuse a block that decompresses beyond the frame block size', () => {
     // a match of 4 + 15 + 255·300 bytes is longer than the 64 KiB blocks of the frame
     const long = [0x1f, 0x61, 0x01, 0x00, ...new Array<number>(300).fill(255), 0, 0x10, 0x21];
     const frame = lz4Frame([{ compressed: Uint8Array.from(long) }], { independent: true });
-    expect(inputError(() => decodeLz4Frame(frame, 'f')).message).toMatch(
+    expect(inputFileError(() => decodeLz4Frame(frame, 'f')).message).toMatch(
       /more than the frame's block size 65536/,
     );
   });

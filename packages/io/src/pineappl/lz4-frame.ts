@@ -1,5 +1,5 @@
 import { InputFileError } from '@partonfit/core';
-import { xxhash32 } from './xxhash32.js';
+import { readUint32, xxhash32 } from './xxhash32.js';
 
 /**
  * Decoding of the LZ4 frame format (the container `lz4_flex::frame` and the `lz4` command write,
@@ -24,16 +24,6 @@ const MIN_MATCH = 4;
 /** Whether `bytes` start with the LZ4 frame magic number. */
 export function isLz4Frame(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && readUint32(bytes, 0) === LZ4_FRAME_MAGIC;
-}
-
-function readUint32(bytes: Uint8Array, offset: number): number {
-  return (
-    (bytes[offset] |
-      (bytes[offset + 1] << 8) |
-      (bytes[offset + 2] << 16) |
-      (bytes[offset + 3] << 24)) >>>
-    0
-  );
 }
 
 /** A growing output buffer: matches may reach back into earlier blocks of the frame. */

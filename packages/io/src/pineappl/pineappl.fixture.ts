@@ -1,27 +1,4 @@
-import { InputFileError, PartonfitError } from '@partonfit/core';
 import { xxhash32 } from './xxhash32.js';
-
-/** The InputFileError `run` throws; fails the test on anything else or nothing. */
-export function inputError(run: () => unknown): InputFileError {
-  try {
-    run();
-  } catch (error) {
-    if (InputFileError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an InputFileError, nothing was thrown');
-}
-
-/** Whether `run` returns or throws a PartonfitError; rethrows anything untyped. */
-export function typedOutcome(run: () => unknown): 'ok' | 'typed error' {
-  try {
-    run();
-    return 'ok';
-  } catch (error) {
-    if (PartonfitError.isInstance(error)) return 'typed error';
-    throw error;
-  }
-}
 
 /** Bytes from a hex string. */
 export function hexBytes(hex: string): Uint8Array {

@@ -20,7 +20,8 @@ function round(accumulator: number, lane: number): number {
   return Math.imul(rotateLeft(sum, 13), PRIME1) >>> 0;
 }
 
-function readUint32(bytes: Uint8Array, offset: number): number {
+/** The little-endian unsigned 32-bit word at `offset`. */
+export function readUint32(bytes: Uint8Array, offset: number): number {
   return (
     (bytes[offset] |
       (bytes[offset + 1] << 8) |
