@@ -49,7 +49,7 @@ export default tseslint.config(
   },
   {
     // Below the backend package nothing loads TensorFlow.js (DESIGN.md §2).
-    files: ['packages/{core,io,fktables,fit-folder,cluster}/src/**/*.ts'],
+    files: ['packages/{core,io,fktables,fit-folder,cluster,evolution}/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -61,7 +61,7 @@ export default tseslint.config(
             },
             {
               group: ['@tensorflow/*', '@partonfit/backend*', '@partonfit/layers'],
-              message: 'core, io, fktables, fit-folder and cluster stay free of TensorFlow.js.',
+              message: 'core, io, fktables, fit-folder, cluster and evolution stay free of TensorFlow.js.',
             },
           ],
         },
