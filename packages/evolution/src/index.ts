@@ -4,11 +4,34 @@
  *
  * @packageDocumentation
  */
+export { applyEvolutionOperator } from './apply-operator.js';
 export { betaCoefficients, betaFunction } from './beta-function.js';
+export { convolutionMatrix } from './convolution.js';
+export {
+  buildEvolutionOperator,
+  type EvolutionOperator,
+  type OperatorBlock,
+} from './evolution-operator.js';
+export {
+  DEFAULT_INTERPOLATION_DEGREE,
+  DEFAULT_MAX_STEP,
+  type EvolutionOptions,
+} from './evolution-run.js';
+export { evolvePdfs } from './evolve-pdfs.js';
+export {
+  interpolationMatrix,
+  logLagrangeBasis,
+  mellinWeights,
+  type LogLagrangeBasis,
+} from './interpolation.js';
+export { addKernels, type Kernel, type SplittingKernels } from './kernels/kernel.js';
+export { NNLO_MATCHING_KERNELS, type MatchingKernels } from './kernels/matching-kernels.js';
+export { kernelMoment } from './kernels/moments.js';
+export { splittingKernels } from './kernels/splitting-functions.js';
 export {
   createStrongCoupling,
-  type CouplingMethod,
   strongCouplingOfTheory,
+  type CouplingMethod,
   type StrongCoupling,
   type StrongCouplingSettings,
 } from './strong-coupling.js';

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@partonfit/core';
+import { gaussLegendre } from './kernels/gauss-legendre.js';
 
 /**
  * Piecewise Lagrange interpolation in log x on an x-grid: between knots x_m and x_(m+1), f is the
@@ -121,4 +122,32 @@ export function interpolationMatrix(
     for (let a = 0; a <= basis.degree; a++) matrix[p * n + start + a] = values[a];
   }
   return matrix;
+}
+
+/**
+ * The weights of the Mellin moment ∫_(x_0)^1 x^(N−1)·f(x) dx = Σ_j weights[j]·x·f(x_j) of a
+ * function given by its x·f on the knots: weights[j] = ∫ w_j(x)·x^(N−1) d ln x, by 16-point
+ * Gauss–Legendre on each interval. N = 1 counts quarks (valence sum rules), N = 2 is the
+ * momentum fraction.
+ *
+ * @param basis - the interpolation basis
+ * @param n - the moment N
+ * @returns (x)
+ */
+export function mellinWeights(basis: LogLagrangeBasis, n: number): Float64Array {
+  const { logX, degree } = basis;
+  const weights = new Float64Array(logX.length);
+  const { nodes, weights: gaussWeights } = gaussLegendre(16);
+  const values = new Float64Array(degree + 1);
+  for (let m = 0; m + 1 < logX.length; m++) {
+    const start = basis.stencilStart(m);
+    const half = (logX[m + 1] - logX[m]) / 2;
+    for (let p = 0; p < nodes.length; p++) {
+      const logY = logX[m] + half * (nodes[p] + 1);
+      basis.stencilValues(m, logY, values);
+      const factor = gaussWeights[p] * half * Math.exp((n - 1) * logY);
+      for (let a = 0; a <= degree; a++) weights[start + a] += factor * values[a];
+    }
+  }
+  return weights;
 }

@@ -13,9 +13,6 @@ export interface Kernel {
   readonly delta: number;
 }
 
-/** The kernel that is zero. */
-export const ZERO_KERNEL: Kernel = { regular: () => 0, plus: 0, delta: 0 };
-
 /** The sum of two kernels. */
 export function addKernels(first: Kernel, second: Kernel): Kernel {
   return {
