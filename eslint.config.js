@@ -61,7 +61,8 @@ export default tseslint.config(
             },
             {
               group: ['@tensorflow/*', '@partonfit/backend*', '@partonfit/layers'],
-              message: 'core, io, fktables, fit-folder, cluster and evolution stay free of TensorFlow.js.',
+              message:
+                'core, io, fktables, fit-folder, cluster and evolution stay free of TensorFlow.js.',
             },
           ],
         },
