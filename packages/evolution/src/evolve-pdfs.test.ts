@@ -104,9 +104,9 @@ describe.skipIf(!hasSet || !hasCard)('evolvePdfs against NNPDF4.0 (theory 200, T
               .join(' | '),
         );
         expect(median(all), `${label} of member ${replica}`).toBeLessThanOrEqual(1e-3);
-        // b right above mb, where it changes sign near x = 4e-5, is off by up to 3.0e-2 (a
-        // difference of 4e-5 in x·b): A_Hg in Vogt's parametrisation (a few 1e-3)
-        const largest = label === 'b' ? 3.5e-2 : 1e-2;
+        // b at 5.5 GeV, right above mb, where it changes sign near x = 4e-5 and relative
+        // differences are large for a small x·b, is off by up to 1.1e-2 (member 1; 7.8e-3 for 0)
+        const largest = label === 'b' ? 1.5e-2 : 1e-2;
         expect(Math.max(...all), `${label} of member ${replica}`).toBeLessThanOrEqual(largest);
       }
     });

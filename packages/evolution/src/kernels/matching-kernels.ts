@@ -1,5 +1,13 @@
 import type { Kernel } from './kernel.js';
-import { dilogarithm, nielsenS12, ZETA2, ZETA3 } from './polylog.js';
+import {
+  dilogarithm,
+  dilogarithmOfMinus,
+  nielsenS12,
+  nielsenS12OfMinus,
+  trilogarithm,
+  ZETA2,
+  ZETA3,
+} from './polylog.js';
 
 const CF = 4 / 3;
 const CA = 3;
@@ -8,8 +16,8 @@ const TR = 1 / 2;
 /**
  * The O(a²) heavy-quark operator matrix elements (a = αs/4π) of the matching from nf to nf + 1
  * flavours at μ = m_h, in the MSbar scheme with a pole mass (Buza, Matiounine, Smith,
- * van Neerven, Eur. Phys. J. C1 (1998) 301; A_Hg in Vogt's parametrisation, accurate to a few
- * 10⁻³). With L = ln(μ²/m²) = 0 the O(a) terms vanish.
+ * van Neerven, Eur. Phys. J. C1 (1998) 301, Appendix B, exact). With L = ln(μ²/m²) = 0 the
+ * O(a) terms vanish.
  */
 export interface MatchingKernels {
   /** A_qq,H^NS: light quark → light quark. */
@@ -62,25 +70,73 @@ const HEAVY_FROM_QUARK: Kernel = {
   delta: 0,
 };
 
+/** A_Hg^S at μ = m: the CF·TR and CA·TR parts of BMSN's Appendix B, in polylogarithms. */
 const HEAVY_FROM_GLUON: Kernel = {
   regular: (z) => {
     const lnz = Math.log(z);
     const ln1mz = Math.log1p(-z);
-    return (
-      -24.89 / z -
-      187.8 +
-      249.6 * z -
-      146.8 * lnz * lnz * ln1mz -
-      1.556 * lnz ** 3 -
-      3.292 * lnz * lnz -
-      93.68 * lnz -
-      1.111 * ln1mz ** 3 -
-      0.4 * ln1mz * ln1mz -
-      2.77 * ln1mz
-    );
+    const ln1pz = Math.log1p(z);
+    const li2OneMinus = dilogarithm(1 - z);
+    const li3OneMinus = trilogarithm(1 - z);
+    const s12OneMinus = nielsenS12(1 - z);
+    const li2Minus = dilogarithmOfMinus(z);
+    const li3Minus = trilogarithm(-z);
+    const s12Minus = nielsenS12OfMinus(z);
+    const z2 = z * z;
+    const pqg = 1 - 2 * z + 2 * z2;
+    const pqgMinusZ = 1 + 2 * z + 2 * z2;
+    const colourFactorF =
+      pqg *
+        (8 * ZETA3 +
+          (4 / 3) * ln1mz ** 3 -
+          8 * ln1mz * li2OneMinus +
+          8 * ZETA2 * lnz -
+          4 * lnz * ln1mz * ln1mz +
+          (2 / 3) * lnz ** 3 -
+          8 * lnz * li2OneMinus +
+          8 * li3OneMinus -
+          24 * s12OneMinus) -
+      (4 + 96 * z - 64 * z2) * li2OneMinus -
+      (4 - 48 * z + 40 * z2) * ZETA2 -
+      (8 + 48 * z - 24 * z2) * lnz * ln1mz +
+      (4 + 8 * z - 12 * z2) * ln1mz * ln1mz -
+      (1 + 12 * z - 20 * z2) * lnz * lnz -
+      (52 * z - 48 * z2) * ln1mz -
+      (16 + 18 * z + 48 * z2) * lnz +
+      26 -
+      82 * z +
+      80 * z2 +
+      z2 * (-16 * ZETA2 * lnz + (4 / 3) * lnz ** 3 + 16 * lnz * li2OneMinus + 32 * s12OneMinus);
+    const colourFactorA =
+      pqg * ((-4 / 3) * ln1mz ** 3 + 8 * ln1mz * li2OneMinus - 8 * li3OneMinus) +
+      pqgMinusZ *
+        (-8 * ZETA2 * ln1pz -
+          16 * ln1pz * li2Minus -
+          8 * lnz * ln1pz * ln1pz +
+          4 * lnz * lnz * ln1pz +
+          8 * lnz * li2Minus -
+          8 * li3Minus -
+          16 * s12Minus) +
+      (16 + 64 * z) * (2 * s12OneMinus + lnz * li2OneMinus) -
+      ((4 + 8 * z) / 3) * lnz ** 3 +
+      (8 - 32 * z + 16 * z2) * ZETA3 -
+      (16 + 64 * z) * ZETA2 * lnz +
+      (16 * z + 16 * z2) * (li2Minus + lnz * ln1pz) +
+      (32 / (3 * z) + 12 + 64 * z - (272 / 3) * z2) * li2OneMinus -
+      (12 + 48 * z - (260 / 3) * z2 + 32 / (3 * z)) * ZETA2 -
+      4 * z2 * lnz * ln1mz -
+      (2 + 8 * z - 10 * z2) * ln1mz * ln1mz +
+      (2 + 8 * z + (46 / 3) * z2) * lnz * lnz +
+      (4 + 16 * z - 16 * z2) * ln1mz -
+      (56 / 3 + (172 / 3) * z + (1600 / 9) * z2) * lnz -
+      448 / (27 * z) -
+      4 / 3 -
+      (628 / 3) * z +
+      (6352 / 27) * z2;
+    return TR * (CF * colourFactorF + CA * colourFactorA);
   },
   plus: 0,
-  delta: -0.006,
+  delta: 0,
 };
 
 const GLUON_FROM_QUARK: Kernel = {

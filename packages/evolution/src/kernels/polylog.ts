@@ -42,6 +42,24 @@ export function nielsenS12(y: number): number {
   return 0.5 * boseIntegral(-Math.log1p(-y), 2);
 }
 
+/**
+ * The trilogarithm Li3(y) for −1 ≤ y < 1: ½∫_0^∞ s²/(e^s/y − 1) ds (from
+ * Li_n(y) = ∫_0^∞ s^(n−1)/(e^s/y − 1) ds/Γ(n)), in unit panels up to s = 45.
+ */
+export function trilogarithm(y: number): number {
+  if (y === 0) return 0;
+  let sum = 0;
+  for (let start = 0; start < 45; start += 1) {
+    sum += integrate((s) => (s * s) / (Math.exp(s) / y - 1), start, start + 1, 16);
+  }
+  return 0.5 * sum;
+}
+
+/** Nielsen's S_{1,2}(−x) for 0 ≤ x ≤ 1: ½∫_0^1 ln²(1 + xτ)/τ dτ (analytic integrand). */
+export function nielsenS12OfMinus(x: number): number {
+  return 0.5 * integrate((t) => (t === 0 ? 0 : Math.log1p(x * t) ** 2 / t), 0, 1, 24);
+}
+
 /** Li2(−x) for 0 ≤ x ≤ 1: −∫_0^x ln(1 + t)/t dt (analytic integrand). */
 export function dilogarithmOfMinus(x: number): number {
   return -integrate((t) => (t === 0 ? 1 : Math.log1p(t) / t), 0, x, 24);
