@@ -18,6 +18,7 @@ export {
   type EvolutionOptions,
 } from './evolution-run.js';
 export { evolvePdfs } from './evolve-pdfs.js';
+export { writeEvolvedLhapdfSet, type EvolvedSet } from './evolved-lhapdf-set.js';
 export {
   interpolationMatrix,
   logLagrangeBasis,
