@@ -29,6 +29,7 @@ export { addKernels, type Kernel, type SplittingKernels } from './kernels/kernel
 export { NNLO_MATCHING_KERNELS, type MatchingKernels } from './kernels/matching-kernels.js';
 export { kernelMoment } from './kernels/moments.js';
 export { splittingKernels } from './kernels/splitting-functions.js';
+export { lhapdfQGrid, type QGridOptions } from './q-grid.js';
 export {
   createStrongCoupling,
   strongCouplingOfTheory,
