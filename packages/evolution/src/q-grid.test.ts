@@ -18,7 +18,9 @@ describe.skipIf(!hasSet || !hasCard)('lhapdfQGrid of theory 200', () => {
     const grid = lhapdfQGrid(card);
     expect(grid).toHaveLength(50);
     // the file has 8 significant digits
-    grid.forEach((q, i) => expect(Math.abs(q / expected[i] - 1)).toBeLessThan(1e-7));
+    grid.forEach((q, i) => {
+      expect(Math.abs(q / expected[i] - 1)).toBeLessThan(1e-7);
+    });
   });
 });
 
