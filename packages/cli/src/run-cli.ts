@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { backendCommand } from './backend-command.js';
 import { checkCommand } from './check-command.js';
+import { evolveCommand } from './evolve-command.js';
 import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
 import { postfitCommand } from './postfit-command.js';
@@ -16,6 +17,7 @@ const COMMANDS: readonly Command[] = [
   exportCommand,
   postfitCommand,
   predictCommand,
+  evolveCommand,
   submitCommand,
   statusCommand,
   backendCommand,
