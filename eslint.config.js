@@ -49,7 +49,7 @@ export default tseslint.config(
   },
   {
     // Below the backend package nothing loads TensorFlow.js (DESIGN.md §2).
-    files: ['packages/{core,io,fktables,fit-folder,cluster,distribution}/src/**/*.ts'],
+    files: ['packages/{core,io,fktables,fit-folder,cluster,distribution,evolution}/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -62,7 +62,7 @@ export default tseslint.config(
             {
               group: ['@tensorflow/*', '@partonfit/backend*', '@partonfit/layers'],
               message:
-                'core, io, fktables, fit-folder, cluster and distribution stay free of TensorFlow.js.',
+                'core, io, fktables, fit-folder, cluster, distribution and evolution stay free of TensorFlow.js.',
             },
           ],
         },

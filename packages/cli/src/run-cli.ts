@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { backendCommand } from './backend-command.js';
 import { checkCommand } from './check-command.js';
+import { evolveCommand } from './evolve-command.js';
 import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
 import { getCommand } from './get-command.js';
@@ -18,8 +19,9 @@ const COMMANDS: readonly Command[] = [
   exportCommand,
   postfitCommand,
   predictCommand,
-  getCommand,
+  evolveCommand,
   reportCommand,
+  getCommand,
   submitCommand,
   statusCommand,
   backendCommand,

@@ -22,3 +22,4 @@ export { lhapdfMemberText, type LhapdfMemberGrid } from './lhapdf-member-text.js
 export type { LhapdfNumberFormat } from './lhapdf-number-format.js';
 export { writeLhapdfSet, type LhapdfSetInfo, type LhapdfSetToWrite } from './lhapdf-writer.js';
 export type { LhapdfYamlValue } from './lhapdf-yaml-text.js';
+export { parseYamlRecord, type YamlRecord } from './yaml-record.js';

@@ -1,0 +1,84 @@
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLAVOUR_BASIS } from '@partonfit/core';
+import { evolvePdfs, parseTheoryCard } from '@partonfit/evolution';
+import { readExportGrid } from '@partonfit/fit-folder';
+import { loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
+import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
+import { runCaptured as run } from './cli.fixture.js';
+
+const EXPORTGRID = 'n3fit_reference/quickcard_1.exportgrid';
+const hasInputs =
+  hasSharedData(EXPORTGRID, 'an n3fit exportgrid') &&
+  hasSharedData('theory_cards/200.yaml', 'theory card 200');
+const Q_GRID = [1.65, 2, 4.92, 4.92, 10, 100];
+
+describe.skipIf(!hasInputs)('partonfit evolve', () => {
+  let folder: string;
+  let fit: string;
+  let card: string;
+  let qGrid: string;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'partonfit-evolve-'));
+    fit = join(folder, 'quick');
+    for (const replica of [1, 2]) {
+      const replicaFolder = join(fit, 'nnfit', `replica_${replica}`);
+      await mkdir(replicaFolder, { recursive: true });
+      await copyFile(`${SHARED_DATA}${EXPORTGRID}`, join(replicaFolder, 'quick.exportgrid'));
+    }
+    // theory 200 at LO with the exact solution: quick, and the same code path
+    const text = (await readFile(`${SHARED_DATA}theory_cards/200.yaml`, 'utf8'))
+      .replace('PTO: 2', 'PTO: 0')
+      .replace('ModEv: TRN', 'ModEv: EXA');
+    card = join(folder, 'lo.yaml');
+    await writeFile(card, text);
+    qGrid = join(folder, 'q-grid.yaml');
+    await writeFile(qGrid, `${JSON.stringify(Q_GRID)}\n`);
+  });
+
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it("should write an LHAPDF set of the fit's replicas and their average, as evolvePdfs evolves them", async () => {
+    const result = await run('evolve', fit, '--theory', card, '--q-grid', qGrid);
+    expect(result.error).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('evolving 2 replica(s) of quick (nnfit) from Q0 = 1.65 GeV');
+    const set = await loadLhapdfSet(join(fit, 'quick'));
+    expect(set.numMembers).toBe(3);
+    expect(set.orderQCD).toBe(0);
+    const member = await loadLhapdfMember(set, 1);
+    expect(member.blockSizes).toEqual([3, 3]);
+    const grid = await readExportGrid(join(fit, 'nnfit', 'replica_1', 'quick.exportgrid'));
+    const theory = parseTheoryCard(await readFile(card, 'utf8'), card);
+    const expected = evolvePdfs(
+      theory,
+      { xGrid: grid.xGrid, qGrid: Q_GRID },
+      Float64Array.from(grid.pdfGrid),
+      1,
+    );
+    const gluon = FLAVOUR_BASIS.findIndex((entry) => entry.pid === 21);
+    const nx = grid.xGrid.length;
+    const column = member.pids.indexOf(21);
+    for (const i of [20, 100, 150]) {
+      const value = expected[(5 * nx + i) * FLAVOUR_BASIS.length + gluon];
+      const written = member.values[(i * Q_GRID.length + 5) * member.pids.length + column];
+      expect(Math.abs(written / value - 1)).toBeLessThan(1e-7);
+    }
+  });
+
+  it('should be a usage error without --theory and refuse a card of another Q0', async () => {
+    const missing = await run('evolve', fit);
+    expect(missing.code).toBe(2);
+    expect(missing.error).toContain('missing --theory');
+    const otherQ0 = join(folder, 'q0.yaml');
+    await writeFile(otherQ0, (await readFile(card, 'utf8')).replace('Q0: 1.65', 'Q0: 1.0'));
+    const refused = await run('evolve', fit, '--theory', otherQ0, '--q-grid', qGrid);
+    expect(refused.code).toBe(1);
+    expect(refused.error).toContain('quick.exportgrid: q20: Q0 = 1.65 GeV');
+  });
+});

@@ -1,0 +1,126 @@
+import { access, readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { FLAVOUR_BASIS, InputFileError } from '@partonfit/core';
+import {
+  evolvePdfs,
+  lhapdfQGrid,
+  readTheoryCard,
+  writeEvolvedLhapdfSet,
+  type TheoryCard,
+} from '@partonfit/evolution';
+import { listReplicaFolders, readExportGrid, type ExportGridContents } from '@partonfit/fit-folder';
+import { parse } from 'yaml';
+import { defineCommand, UsageError } from './define-command.js';
+
+const USAGE =
+  'partonfit evolve <fit folder> --theory <theory card> [--q-grid <file>] [--output <folder>]';
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The replicas' exportgrids: postfit's when the fit has them, else nnfit's, as evolven3fit. */
+async function fitExportGrids(
+  fitFolder: string,
+): Promise<{ source: string; files: string[]; grids: ExportGridContents[] }> {
+  const fit = basename(fitFolder);
+  const postfit = join(fitFolder, 'postfit');
+  const source = (await exists(postfit)) ? 'postfit' : 'nnfit';
+  const replicas = (await listReplicaFolders(join(fitFolder, source))).filter((r) => r > 0);
+  if (replicas.length === 0) {
+    throw new InputFileError({
+      file: join(fitFolder, source),
+      problem: 'holds no replica_<r> folder',
+    });
+  }
+  const files = replicas.map((r) => join(fitFolder, source, `replica_${r}`, `${fit}.exportgrid`));
+  return { source, files, grids: await Promise.all(files.map(readExportGrid)) };
+}
+
+/** The scales of a `--q-grid` file: a YAML list of Q values in GeV. */
+async function qGridOf(file: string): Promise<number[]> {
+  const values: unknown = parse(await readFile(file, 'utf8'));
+  if (!Array.isArray(values) || !values.every((q) => typeof q === 'number' && q > 0)) {
+    throw new InputFileError({ file, problem: 'expected a YAML list of scales Q in GeV' });
+  }
+  return values as number[];
+}
+
+/** The replicas' x·f as (replicas, x, flavours), checked to share one x-grid and Q0. */
+function stackReplicas(
+  grids: readonly ExportGridContents[],
+  files: readonly string[],
+  card: TheoryCard,
+): Float64Array {
+  const xGrid = grids[0].xGrid;
+  const size = xGrid.length * FLAVOUR_BASIS.length;
+  const stacked = new Float64Array(grids.length * size);
+  grids.forEach((grid, r) => {
+    if (grid.xGrid.length !== xGrid.length || grid.xGrid.some((x, i) => x !== xGrid[i])) {
+      throw new InputFileError({
+        file: files[r],
+        key: 'xgrid',
+        problem: `differs from ${files[0]}'s`,
+      });
+    }
+    const q0 = Math.sqrt(grid.q20);
+    if (Math.abs(q0 / card.q0 - 1) > 1e-6) {
+      throw new InputFileError({
+        file: files[r],
+        key: 'q20',
+        problem: `Q0 = ${q0} GeV, but the theory card ${card.file} has Q0 = ${card.q0} GeV`,
+      });
+    }
+    stacked.set(grid.pdfGrid, r * size);
+  });
+  return stacked;
+}
+
+/**
+ * `partonfit evolve <fit folder> --theory <card>`: evolves every replica of a fit from Q0
+ * (postfit's replicas when present, else nnfit's, as evolven3fit) with the theory card and
+ * writes an LHAPDF 6 set `<output>/<fit>` (by default inside the fit folder): member 0 the
+ * replica average, NNPDF's Q grid (`lhapdfQGrid`) unless `--q-grid` gives a YAML list of scales.
+ */
+export const evolveCommand = defineCommand({
+  name: 'evolve',
+  summary: "evolve a fit's replicas from Q0 and write them as an LHAPDF set",
+  usage: USAGE,
+  options: {
+    theory: { type: 'string' },
+    'q-grid': { type: 'string' },
+    output: { type: 'string' },
+  },
+  positionals: 1,
+  run: async ({ values, positionals: [folder] }, terminal) => {
+    if (values.theory === undefined) throw new UsageError('missing --theory <theory card>');
+    const fitFolder = resolve(folder);
+    const fit = basename(fitFolder);
+    const card = await readTheoryCard(values.theory);
+    const { source, files, grids } = await fitExportGrids(fitFolder);
+    const xf = stackReplicas(grids, files, card);
+    const qGrid =
+      values['q-grid'] === undefined ? lhapdfQGrid(card) : await qGridOf(values['q-grid']);
+    terminal.out(
+      `evolving ${grids.length} replica(s) of ${fit} (${source}) from Q0 = ${card.q0} GeV to ` +
+        `${qGrid[qGrid.length - 1]} GeV at ${['LO', 'NLO', 'NNLO'][card.order]} (${card.evolutionMethod}), ${qGrid.length} scales\n`,
+    );
+    const xGrid = grids[0].xGrid;
+    const evolved = evolvePdfs(card, { xGrid, qGrid }, xf, grids.length);
+    const setFolder = await writeEvolvedLhapdfSet(resolve(values.output ?? fitFolder), {
+      name: fit,
+      description: `partonfit fit ${fit} evolved with ${card.file}`,
+      card,
+      xGrid,
+      qGrid,
+      values: evolved,
+      replicas: grids.length,
+    });
+    terminal.out(`wrote the LHAPDF set ${setFolder} (${grids.length + 1} members)\n`);
+  },
+});

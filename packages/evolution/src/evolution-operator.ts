@@ -1,0 +1,165 @@
+import { evolutionIndex } from '@partonfit/core';
+import {
+  evolutionSetup,
+  identity,
+  runEvolution,
+  sumTerms,
+  type EvolutionOptions,
+  type EvolutionState,
+} from './evolution-run.js';
+import type { TheoryCard } from './theory-card.js';
+
+/** One non-zero flavour block of an evolution operator. */
+export interface OperatorBlock {
+  /** The output flavour's index in the evolution basis (`EVOLUTION_BASIS`). */
+  readonly output: number;
+  /** The input flavour's index in the evolution basis. */
+  readonly input: number;
+  /** (x out, x in) row-major: x·f_output(x_i, Q) = Σ_j matrix[i, j]·x·f_input(x_j, Q0). */
+  readonly matrix: Float64Array;
+}
+
+/**
+ * A DGLAP evolution operator: the linear map from x·f at Q0 on an x-grid to x·f on the same
+ * grid at every scale of a Q grid, in the 14-flavour evolution basis, stored as its non-zero
+ * flavour blocks (the photon is not evolved: its output is zero).
+ */
+export interface EvolutionOperator {
+  /** The x knots (x). */
+  readonly xGrid: Float64Array;
+  /** The input scale Q0 (GeV). */
+  readonly q0: number;
+  /** The output scales (q), in GeV. */
+  readonly qGrid: Float64Array;
+  /** The number of active flavours of the PDFs at each output scale (q). */
+  readonly activeFlavours: readonly number[];
+  /** αs at each output scale (q), with the number of active flavours of that scale. */
+  readonly alphaS: Float64Array;
+  /** The flavour blocks at each output scale: blocks[q]. */
+  readonly blocks: readonly (readonly OperatorBlock[])[];
+}
+
+/** Evolution-basis index of T and V for the quark completing `flavours` flavours (2 … 6). */
+export function nonSingletIndices(flavours: number): { plus: number; minus: number } {
+  const names = ['3', '8', '15', '24', '35'] as const;
+  const suffix = names[flavours - 2];
+  return {
+    plus: evolutionIndex(`T${suffix}`),
+    minus: evolutionIndex(`V${suffix}`),
+  };
+}
+
+/** Rows [from, to) of a row-major matrix with `columns` columns, columns [c0, c1). */
+function subMatrix(
+  matrix: Float64Array,
+  columns: number,
+  rowStart: number,
+  rowEnd: number,
+  columnStart: number,
+  columnEnd: number,
+): Float64Array {
+  const width = columnEnd - columnStart;
+  const out = new Float64Array((rowEnd - rowStart) * width);
+  for (let row = rowStart; row < rowEnd; row++) {
+    out.set(
+      matrix.subarray(row * columns + columnStart, row * columns + columnEnd),
+      (row - rowStart) * width,
+    );
+  }
+  return out;
+}
+
+/** The operator's flavour blocks at the current scale. */
+function recordBlocks(state: EvolutionState, nf0: number, nf: number, n: number): OperatorBlock[] {
+  const sigma = evolutionIndex('Sigma');
+  const gluon = evolutionIndex('g');
+  const valence = evolutionIndex('V');
+  const singlet = sumTerms(state.singlet.terms);
+  const sigmaFromSigma = subMatrix(singlet, 2 * n, 0, n, 0, n);
+  const sigmaFromGluon = subMatrix(singlet, 2 * n, 0, n, n, 2 * n);
+  const valenceBlock = sumTerms(state.valence.terms);
+  const blocks: OperatorBlock[] = [
+    { output: sigma, input: sigma, matrix: sigmaFromSigma },
+    { output: sigma, input: gluon, matrix: sigmaFromGluon },
+    { output: gluon, input: sigma, matrix: subMatrix(singlet, 2 * n, n, 2 * n, 0, n) },
+    { output: gluon, input: gluon, matrix: subMatrix(singlet, 2 * n, n, 2 * n, n, 2 * n) },
+    { output: valence, input: valence, matrix: valenceBlock },
+  ];
+  const plus = sumTerms(state.plus.terms);
+  const minus = sumTerms(state.minus.terms);
+  for (let flavours = 2; flavours <= 6; flavours++) {
+    const { plus: t, minus: v } = nonSingletIndices(flavours);
+    const heavy = state.heavy.get(flavours);
+    if (flavours <= nf0) {
+      blocks.push({ output: t, input: t, matrix: plus }, { output: v, input: v, matrix: minus });
+    } else if (heavy !== undefined && flavours <= nf) {
+      const heavyPlus = sumTerms(heavy.plus.terms);
+      blocks.push(
+        { output: t, input: sigma, matrix: subMatrix(heavyPlus, 2 * n, 0, n, 0, n) },
+        { output: t, input: gluon, matrix: subMatrix(heavyPlus, 2 * n, 0, n, n, 2 * n) },
+        { output: v, input: valence, matrix: sumTerms(heavy.minus.terms) },
+      );
+    } else {
+      blocks.push(
+        { output: t, input: sigma, matrix: sigmaFromSigma },
+        { output: t, input: gluon, matrix: sigmaFromGluon },
+        { output: v, input: valence, matrix: valenceBlock },
+      );
+    }
+  }
+  return blocks;
+}
+
+/**
+ * Builds the DGLAP evolution operator of a theory from Q0 to every scale of a Q grid on an
+ * x-grid, in float64: x-space evolution of the 13 flavours (photon off) on a log-x Lagrange
+ * basis, the singlet (Σ, g) and the non-singlet T (+), V_k (−) and V (valence) sectors with the
+ * splitting functions at the card's order (LO, NLO exact, NNLO in Moch–Vermaseren–Vogt's
+ * parametrisation), solved in ln αs by fourth-order Runge–Kutta steps, either exactly (`EXA`) or
+ * truncated at the order (`TRN`, the ε-expansion of the solution in each flavour-number region,
+ * NNPDF4.0's choice), with αs from {@link strongCouplingOfTheory}. Heavy quarks switch on at
+ * their thresholds in the variable-flavour-number scheme up to `MaxNfPdf`, with the O(αs²)
+ * operator matrix elements at NNLO; with `IC: 1` charm is fitted at Q0 and evolves as a light
+ * quark. Heavy quarks not active at Q0 are assumed to vanish there (their T/V inputs are not
+ * read).
+ *
+ * @param card - the theory card
+ * @param options - the grids and numerical settings
+ * @throws InvalidArgumentError for a bad x-grid or Q grid (a scale below Q0, decreasing scales)
+ * @throws InputFileError naming the card's key for settings not supported here
+ */
+export function buildEvolutionOperator(
+  card: TheoryCard,
+  options: EvolutionOptions,
+): EvolutionOperator {
+  const setup = evolutionSetup(card, options);
+  const n = setup.basis.xGrid.length;
+  const blocks: OperatorBlock[][] = [];
+  const activeFlavours: number[] = [];
+  const alphaS = new Float64Array(options.qGrid.length);
+  const square = { values: identity(n), columns: n };
+  runEvolution(
+    card,
+    setup,
+    options.qGrid,
+    {
+      singlet: { values: identity(2 * n), columns: 2 * n },
+      valence: square,
+      plus: square,
+      minus: square,
+    },
+    ({ state, nf, index, alphaS: value }) => {
+      blocks.push(recordBlocks(state, setup.nf0, nf, n));
+      activeFlavours.push(nf);
+      alphaS[index] = value;
+    },
+  );
+  return {
+    xGrid: setup.basis.xGrid,
+    q0: card.q0,
+    qGrid: Float64Array.from(options.qGrid),
+    activeFlavours,
+    alphaS,
+    blocks,
+  };
+}

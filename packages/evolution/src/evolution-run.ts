@@ -1,0 +1,504 @@
+import { InputFileError, InvalidArgumentError } from '@partonfit/core';
+import { betaCoefficients } from './beta-function.js';
+import { multiplyBanded, multiplyDense } from './banded-product.js';
+import { logLagrangeBasis, type LogLagrangeBasis } from './interpolation.js';
+import {
+  matchingMatrices,
+  splittingMatrices,
+  type MatchingMatrices,
+  type SplittingMatrices,
+} from './kernel-matrices.js';
+import { strongCouplingOfTheory } from './strong-coupling.js';
+import type { EvolutionMethod, PerturbativeOrder, TheoryCard } from './theory-card.js';
+import { LIGHT_FLAVOURS, thresholdScales2 } from './thresholds.js';
+
+/** Default polynomial degree of the log-x interpolation. */
+export const DEFAULT_INTERPOLATION_DEGREE = 4;
+/** Default largest Runge–Kutta step in ln αs. */
+export const DEFAULT_MAX_STEP = 0.05;
+
+/** The grids and numerical settings of an evolution. */
+export interface EvolutionOptions {
+  /** The x knots (x) of the input and output PDFs: strictly increasing, ending at 1. */
+  readonly xGrid: ArrayLike<number>;
+  /**
+   * The output scales Q (GeV), non-decreasing, none below the card's Q0. A scale may appear
+   * twice only at a heavy-quark threshold: the first is then taken before the matching, the
+   * second after it (LHAPDF's subgrid blocks); a threshold scale given once is after it.
+   */
+  readonly qGrid: readonly number[];
+  /** The polynomial degree of the log-x interpolation (default {@link DEFAULT_INTERPOLATION_DEGREE}). */
+  readonly interpolationDegree?: number;
+  /** The solution method; default the card's `ModEv`. */
+  readonly method?: EvolutionMethod;
+  /** The largest fourth-order Runge–Kutta step in ln αs (default {@link DEFAULT_MAX_STEP}). */
+  readonly maxStep?: number;
+}
+
+/** Which splitting-function matrix drives a sector. */
+export type SectorKind = 'singlet' | 'nsPlus' | 'nsMinus' | 'nsValence';
+
+/** A part of the evolving PDFs or operator: rows evolved by one kernel, as a sum of truncation terms. */
+export interface Sector {
+  readonly kind: SectorKind;
+  /** 2 for the singlet (Σ, g), else 1. */
+  readonly blocks: number;
+  /** Columns: the inputs it maps from (x or 2x). */
+  readonly columns: number;
+  /** The terms whose sum is the operator: one (EXA, LO) or order + 1 (TRN). */
+  terms: Float64Array[];
+}
+
+export function identity(n: number): Float64Array {
+  const matrix = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) matrix[i * n + i] = 1;
+  return matrix;
+}
+
+export function sumTerms(terms: readonly Float64Array[]): Float64Array {
+  const total = Float64Array.from(terms[0]);
+  for (let t = 1; t < terms.length; t++) {
+    const term = terms[t];
+    for (let i = 0; i < total.length; i++) total[i] += term[i];
+  }
+  return total;
+}
+
+/** a·x + b·y, element-wise, as a new array. */
+function combine(a: number, x: Float64Array, b: number, y: Float64Array): Float64Array {
+  const out = new Float64Array(x.length);
+  for (let i = 0; i < x.length; i++) out[i] = a * x[i] + b * y[i];
+  return out;
+}
+
+/** The kernel matrices of one region of active flavours, for one solution method. */
+interface RegionKernels {
+  readonly nf: number;
+  /**
+   * The matrices multiplying the terms: for EXA the function a ↦ R(a) = −Σa^kP_k/Σβ_ka^k; for
+   * TRN the fixed expansion R_0, R_1, R_2 of R(a) in a.
+   */
+  readonly exact: ((a: number) => Record<SectorKind, Float64Array>) | undefined;
+  readonly truncated: readonly Record<SectorKind, Float64Array>[];
+}
+
+const KINDS: readonly SectorKind[] = ['singlet', 'nsPlus', 'nsMinus', 'nsValence'];
+
+function linearCombination(
+  matrices: readonly SplittingMatrices[],
+  coefficients: readonly number[],
+): Record<SectorKind, Float64Array> {
+  const result = {} as Record<SectorKind, Float64Array>;
+  for (const kind of KINDS) {
+    const out = new Float64Array(matrices[0][kind].length);
+    coefficients.forEach((coefficient, k) => {
+      if (coefficient === 0) return;
+      const matrix = matrices[k][kind];
+      for (let i = 0; i < out.length; i++) out[i] += coefficient * matrix[i];
+    });
+    result[kind] = out;
+  }
+  return result;
+}
+
+function regionKernels(
+  matrices: readonly SplittingMatrices[],
+  order: PerturbativeOrder,
+  nf: number,
+  method: EvolutionMethod,
+): RegionKernels {
+  const beta = betaCoefficients(nf, order);
+  if (method === 'EXA' || order === 0) {
+    return {
+      nf,
+      exact: (a) => {
+        let denominator = 0;
+        for (let k = order; k >= 0; k--) denominator = denominator * a + beta[k];
+        return linearCombination(
+          matrices,
+          matrices.map((_, k) => -(a ** k) / denominator),
+        );
+      },
+      truncated: [],
+    };
+  }
+  const b1 = beta[1] / beta[0];
+  const b2 = order >= 2 ? beta[2] / beta[0] : 0;
+  const inverse = -1 / beta[0];
+  const expansion = [
+    [inverse],
+    [-b1 * inverse, inverse],
+    [(b1 * b1 - b2) * inverse, -b1 * inverse, inverse],
+  ];
+  return {
+    nf,
+    exact: undefined,
+    truncated: expansion.slice(0, order + 1).map((row) => linearCombination(matrices, row)),
+  };
+}
+
+/** dX_j/du for every term j of a sector at coupling a. */
+function derivative(
+  sector: Sector,
+  terms: readonly Float64Array[],
+  kernels: RegionKernels,
+  a: number,
+  exactKernel: Record<SectorKind, Float64Array> | undefined,
+  n: number,
+  band: number,
+): Float64Array[] {
+  const product = (matrix: Float64Array, state: Float64Array) => {
+    const out = new Float64Array(state.length);
+    multiplyBanded(matrix, state, out, n, sector.blocks, sector.columns, band);
+    return out;
+  };
+  if (exactKernel !== undefined) return [product(exactKernel[sector.kind], terms[0])];
+  const expansion = kernels.truncated;
+  return terms.map((_, j) => {
+    const out = new Float64Array(terms[0].length);
+    for (let k = 0; k <= j; k++) {
+      const contribution = product(expansion[k][sector.kind], terms[j - k]);
+      const power = a ** k;
+      for (let i = 0; i < out.length; i++) out[i] += power * contribution[i];
+    }
+    return out;
+  });
+}
+
+/** Advances every sector from ln a = u0 to u1 by fourth-order Runge–Kutta steps. */
+function evolveSectors(
+  sectors: readonly Sector[],
+  kernels: RegionKernels,
+  u0: number,
+  u1: number,
+  maxStep: number,
+  n: number,
+  band: number,
+): void {
+  if (u0 === u1) return;
+  const steps = Math.max(1, Math.ceil(Math.abs(u1 - u0) / maxStep));
+  const h = (u1 - u0) / steps;
+  for (let step = 0; step < steps; step++) {
+    const u = u0 + step * h;
+    const kernelAt = (uu: number) => kernels.exact?.(Math.exp(uu));
+    const start = kernelAt(u);
+    const middle = kernelAt(u + h / 2);
+    const end = kernelAt(u + h);
+    for (const sector of sectors) {
+      const a = (uu: number) => Math.exp(uu);
+      const x0 = sector.terms;
+      const k1 = derivative(sector, x0, kernels, a(u), start, n, band);
+      const x1 = x0.map((term, j) => combine(1, term, h / 2, k1[j]));
+      const k2 = derivative(sector, x1, kernels, a(u + h / 2), middle, n, band);
+      const x2 = x0.map((term, j) => combine(1, term, h / 2, k2[j]));
+      const k3 = derivative(sector, x2, kernels, a(u + h / 2), middle, n, band);
+      const x3 = x0.map((term, j) => combine(1, term, h, k3[j]));
+      const k4 = derivative(sector, x3, kernels, a(u + h), end, n, band);
+      sector.terms = x0.map((term, j) => {
+        const out = new Float64Array(term.length);
+        for (let i = 0; i < out.length; i++)
+          out[i] = term[i] + (h / 6) * (k1[j][i] + 2 * k2[j][i] + 2 * k3[j][i] + k4[j][i]);
+        return out;
+      });
+    }
+  }
+}
+
+/** The evolving PDFs or operator: its sectors and which heavy quarks have been switched on. */
+export interface EvolutionState {
+  readonly singlet: Sector;
+  readonly valence: Sector;
+  /** T_k of the quarks active at Q0 (all share one operator). */
+  readonly plus: Sector;
+  /** V_k of the quarks active at Q0. */
+  readonly minus: Sector;
+  /** T and V of each heavy quark switched on after Q0, by number of flavours it completes. */
+  readonly heavy: Map<number, { plus: Sector; minus: Sector }>;
+}
+
+export function sectorsOf(state: EvolutionState): Sector[] {
+  const heavy = [...state.heavy.values()].flatMap(({ plus, minus }) => [plus, minus]);
+  return [state.singlet, state.valence, state.plus, state.minus, ...heavy];
+}
+
+/** Collapses each sector's truncation terms into one, the start of a new segment. */
+function restartSegment(state: EvolutionState, termCount: number): void {
+  for (const sector of sectorsOf(state)) {
+    const total = sumTerms(sector.terms);
+    sector.terms = [
+      total,
+      ...Array.from({ length: termCount - 1 }, () => new Float64Array(total.length)),
+    ];
+  }
+}
+
+/** (1 + c·A)·S for a square A (rows, rows) and S (rows, columns). */
+function applyMatching(
+  matrix: Float64Array,
+  state: Float64Array,
+  rows: number,
+  columns: number,
+  coefficient: number,
+): Float64Array {
+  const correction = multiplyDense(matrix, state, rows, rows, columns);
+  return combine(1, state, coefficient, correction);
+}
+
+/**
+ * Switches on the heavy quark that makes nf + 1 flavours: at LO and NLO (and thresholds at the
+ * mass) the PDFs are continuous and the new T/V equal Σ/V; at NNLO the O(a²) operator matrix
+ * elements add h⁺ = a²(A_Hq Σ + A_Hg g), correct the light quarks and the gluon, and
+ * T_new = (1 + a²A_ns)Σ − nf·h⁺.
+ */
+function crossThreshold(
+  state: EvolutionState,
+  nf: number,
+  n: number,
+  matching: MatchingMatrices | undefined,
+  a: number,
+): void {
+  const singletColumns = state.singlet.columns;
+  const oldSinglet = sumTerms(state.singlet.terms);
+  const oldSigma = oldSinglet.subarray(0, n * singletColumns);
+  let newPlus: Float64Array;
+  if (matching === undefined) {
+    newPlus = Float64Array.from(oldSigma);
+  } else {
+    const a2 = a * a;
+    const heavy = multiplyDense(matching.heavy, oldSinglet, n, 2 * n, singletColumns);
+    const lightSigma = applyMatching(matching.nonSinglet, oldSigma, n, singletColumns, a2);
+    newPlus = combine(1, lightSigma, -nf * a2, heavy);
+    state.singlet.terms = [applyMatching(matching.singlet, oldSinglet, 2 * n, singletColumns, a2)];
+    const nonSinglet = [
+      state.valence,
+      state.plus,
+      state.minus,
+      ...[...state.heavy.values()].flatMap(({ plus, minus }) => [plus, minus]),
+    ];
+    for (const sector of nonSinglet) {
+      sector.terms = [
+        applyMatching(matching.nonSinglet, sumTerms(sector.terms), n, sector.columns, a2),
+      ];
+    }
+  }
+  state.heavy.set(nf + 1, {
+    plus: { kind: 'nsPlus', blocks: 1, columns: singletColumns, terms: [newPlus] },
+    minus: {
+      kind: 'nsMinus',
+      blocks: 1,
+      columns: state.valence.columns,
+      terms: [sumTerms(state.valence.terms)],
+    },
+  });
+}
+
+function unsupported(card: TheoryCard, key: string, problem: string): InputFileError {
+  return new InputFileError({ file: card.file, key, problem });
+}
+
+/** The number of PDF flavours at Q0 and the squared PDF thresholds, checked against the card. */
+function flavoursAtQ0(card: TheoryCard): { nf0: number; thresholds2: number[] } {
+  if (card.maxNfPdf !== card.maxNfAlphaS) {
+    throw unsupported(
+      card,
+      'MaxNfPdf',
+      `${card.maxNfPdf} differs from MaxNfAs = ${card.maxNfAlphaS}; only equal numbers are supported`,
+    );
+  }
+  const thresholds2 = thresholdScales2(card.masses, card.thresholdRatios, card.maxNfPdf);
+  const q02 = card.q0 * card.q0;
+  const nf0 = LIGHT_FLAVOURS + thresholds2.filter((threshold2) => threshold2 < q02).length;
+  if (card.intrinsicCharm && nf0 === LIGHT_FLAVOURS) {
+    throw unsupported(card, 'IC', 'intrinsic charm needs Q0 above the charm threshold kcThr·mc');
+  }
+  if (!card.intrinsicCharm && nf0 > LIGHT_FLAVOURS) {
+    throw unsupported(card, 'IC', 'Q0 above the charm threshold needs IC: 1 (fitted charm)');
+  }
+  if (card.order === 2) {
+    thresholds2.forEach((threshold2, h) => {
+      const key = (['kcThr', 'kbThr', 'ktThr'] as const)[h];
+      const ratio = [
+        card.thresholdRatios.charm,
+        card.thresholdRatios.bottom,
+        card.thresholdRatios.top,
+      ][h];
+      if (threshold2 > q02 && ratio !== 1)
+        throw unsupported(card, key, `${ratio}: NNLO matching is supported at the mass (1.0) only`);
+    });
+  } else if (card.order === 1) {
+    thresholds2.forEach((threshold2, h) => {
+      const key = (['kcThr', 'kbThr', 'ktThr'] as const)[h];
+      const ratio = [
+        card.thresholdRatios.charm,
+        card.thresholdRatios.bottom,
+        card.thresholdRatios.top,
+      ][h];
+      if (threshold2 > q02 && ratio !== 1)
+        throw unsupported(card, key, `${ratio}: NLO matching is supported at the mass (1.0) only`);
+    });
+  }
+  return { nf0, thresholds2 };
+}
+
+function checkQGrid(qGrid: readonly number[], q0: number, thresholds2: readonly number[]): void {
+  if (qGrid.length === 0)
+    throw new InvalidArgumentError({ argument: 'qGrid', problem: 'expected at least one scale' });
+  qGrid.forEach((q, i) => {
+    if (!(q >= q0)) {
+      throw new InvalidArgumentError({
+        argument: 'qGrid',
+        problem: `Q[${i}] = ${q} GeV is below Q0 = ${q0} GeV`,
+      });
+    }
+    if (i === 0) return;
+    const previous = qGrid[i - 1];
+    if (q < previous || (q === previous && !thresholds2.includes(q * q))) {
+      throw new InvalidArgumentError({
+        argument: 'qGrid',
+        problem: `expected increasing scales (repeated only at a threshold), got ${previous} then ${q} GeV`,
+      });
+    }
+  });
+}
+
+/**
+ * The starting values of the evolving sectors at Q0, each (rows, columns) row-major: the singlet
+ * (Σ, g) stacked (2x rows), the valence V, the T_k (plus) and V_k (minus) of the quarks active at
+ * Q0 (x rows each). For an operator they are identities, for PDFs the values themselves.
+ */
+export interface InitialSectors {
+  readonly singlet: { readonly values: Float64Array; readonly columns: number };
+  readonly valence: { readonly values: Float64Array; readonly columns: number };
+  readonly plus: { readonly values: Float64Array; readonly columns: number };
+  readonly minus: { readonly values: Float64Array; readonly columns: number };
+}
+
+/** What {@link runEvolution} reports at each output scale. */
+export interface EvolutionStep {
+  /** The evolving sectors at this scale (sum the terms of each). */
+  readonly state: EvolutionState;
+  /** The number of active flavours. */
+  readonly nf: number;
+  /** The position in the Q grid. */
+  readonly index: number;
+  /** αs at this scale. */
+  readonly alphaS: number;
+}
+
+/** The settings an evolution runs with, checked, and the PDF flavours at Q0. */
+export interface EvolutionSetup {
+  readonly basis: LogLagrangeBasis;
+  readonly method: EvolutionMethod;
+  readonly maxStep: number;
+  /** Active PDF flavours at Q0. */
+  readonly nf0: number;
+  /** The squared PDF thresholds (GeV²). */
+  readonly thresholds2: readonly number[];
+}
+
+/**
+ * Checks a card and options and builds the interpolation basis.
+ *
+ * @throws InvalidArgumentError for a bad x-grid or Q grid (a scale below Q0, decreasing scales)
+ * @throws InputFileError naming the card's key for settings not supported here
+ */
+export function evolutionSetup(card: TheoryCard, options: EvolutionOptions): EvolutionSetup {
+  const basis = logLagrangeBasis(
+    options.xGrid,
+    options.interpolationDegree ?? DEFAULT_INTERPOLATION_DEGREE,
+  );
+  const maxStep = options.maxStep ?? DEFAULT_MAX_STEP;
+  if (!(maxStep > 0))
+    throw new InvalidArgumentError({
+      argument: 'maxStep',
+      problem: `expected > 0, got ${maxStep}`,
+    });
+  const { nf0, thresholds2 } = flavoursAtQ0(card);
+  checkQGrid(options.qGrid, card.q0, thresholds2);
+  return { basis, method: options.method ?? card.evolutionMethod, maxStep, nf0, thresholds2 };
+}
+
+/**
+ * Evolves sectors from Q0 through every scale of the Q grid (see {@link EvolutionOptions}),
+ * crossing the heavy-quark thresholds on the way, and reports each scale.
+ *
+ * @param card - the theory card
+ * @param setup - from {@link evolutionSetup}
+ * @param qGrid - the output scales
+ * @param initial - the sectors at Q0
+ * @param onScale - called at every output scale, in order
+ */
+export function runEvolution(
+  card: TheoryCard,
+  setup: EvolutionSetup,
+  qGrid: readonly number[],
+  initial: InitialSectors,
+  onScale: (step: EvolutionStep) => void,
+): void {
+  const { basis, method, maxStep, nf0, thresholds2 } = setup;
+  const n = basis.xGrid.length;
+  const band = basis.degree;
+  const order = card.order;
+  const coupling = strongCouplingOfTheory({ ...card, evolutionMethod: method });
+  const termCount = method === 'TRN' ? order + 1 : 1;
+  const sector = (
+    kind: SectorKind,
+    blocks: number,
+    start: { values: Float64Array; columns: number },
+  ): Sector => ({
+    kind,
+    blocks,
+    columns: start.columns,
+    terms: [
+      Float64Array.from(start.values),
+      ...Array.from({ length: termCount - 1 }, () => new Float64Array(start.values.length)),
+    ],
+  });
+  const state: EvolutionState = {
+    singlet: sector('singlet', 2, initial.singlet),
+    valence: sector('nsValence', 1, initial.valence),
+    plus: sector('nsPlus', 1, initial.plus),
+    minus: sector('nsMinus', 1, initial.minus),
+    heavy: new Map(),
+  };
+  const regions = new Map<number, RegionKernels>();
+  const kernelsOf = (nf: number) => {
+    let kernels = regions.get(nf);
+    if (kernels === undefined) {
+      kernels = regionKernels(splittingMatrices(order, nf, basis), order, nf, method);
+      regions.set(nf, kernels);
+    }
+    return kernels;
+  };
+  const matching = order === 2 ? matchingMatrices(basis) : undefined;
+  const logA = (q: number, nf: number) => Math.log(coupling.alphaS(q, nf) / (4 * Math.PI));
+  let nf = nf0;
+  let q = card.q0;
+  qGrid.forEach((target, index) => {
+    const repeatedNext = qGrid[index + 1] === target;
+    for (;;) {
+      if (nf - LIGHT_FLAVOURS >= thresholds2.length) break;
+      const threshold2 = thresholds2[nf - LIGHT_FLAVOURS];
+      const crossing =
+        target * target > threshold2 || (target * target === threshold2 && !repeatedNext);
+      if (!crossing) break;
+      const threshold = Math.sqrt(threshold2);
+      evolveSectors(
+        sectorsOf(state),
+        kernelsOf(nf),
+        logA(q, nf),
+        logA(threshold, nf),
+        maxStep,
+        n,
+        band,
+      );
+      crossThreshold(state, nf, n, matching, coupling.alphaS(threshold, nf + 1) / (4 * Math.PI));
+      nf++;
+      q = threshold;
+      restartSegment(state, termCount);
+    }
+    evolveSectors(sectorsOf(state), kernelsOf(nf), logA(q, nf), logA(target, nf), maxStep, n, band);
+    q = target;
+    onScale({ state, nf, index, alphaS: coupling.alphaS(target, nf) });
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * @partonfit/evolution — the strong coupling αs(Q) and DGLAP evolution of PDFs from the fitting
+ * scale Q0 to any scale, in float64, as linear operators applied to all replicas at once.
+ *
+ * @packageDocumentation
+ */
+export { applyEvolutionOperator } from './apply-operator.js';
+export { betaCoefficients, betaFunction } from './beta-function.js';
+export { convolutionMatrix } from './convolution.js';
+export {
+  buildEvolutionOperator,
+  type EvolutionOperator,
+  type OperatorBlock,
+} from './evolution-operator.js';
+export {
+  DEFAULT_INTERPOLATION_DEGREE,
+  DEFAULT_MAX_STEP,
+  type EvolutionOptions,
+} from './evolution-run.js';
+export { evolvePdfs } from './evolve-pdfs.js';
+export { writeEvolvedLhapdfSet, type EvolvedSet } from './evolved-lhapdf-set.js';
+export {
+  interpolationMatrix,
+  logLagrangeBasis,
+  mellinWeights,
+  type LogLagrangeBasis,
+} from './interpolation.js';
+export { addKernels, type Kernel, type SplittingKernels } from './kernels/kernel.js';
+export { NNLO_MATCHING_KERNELS, type MatchingKernels } from './kernels/matching-kernels.js';
+export { kernelMoment } from './kernels/moments.js';
+export { splittingKernels } from './kernels/splitting-functions.js';
+export { lhapdfQGrid, type QGridOptions } from './q-grid.js';
+export {
+  createStrongCoupling,
+  strongCouplingOfTheory,
+  type CouplingMethod,
+  type StrongCoupling,
+  type StrongCouplingSettings,
+} from './strong-coupling.js';
+export {
+  parseTheoryCard,
+  readTheoryCard,
+  type EvolutionMethod,
+  type HeavyQuarkValues,
+  type PerturbativeOrder,
+  type TheoryCard,
+} from './theory-card.js';
+export { activeFlavours, LIGHT_FLAVOURS, thresholdScales2 } from './thresholds.js';
