@@ -53,7 +53,9 @@ describe('buildReport', () => {
       'synthetic: 2 replicas from nnfit/ (no postfit: every fitted replica)',
     );
     expect(pdfs.notes).toContain('synthetic: replica 3 without an exportgrid');
-    expect(pdfs.notes.join('\n')).toMatch(/no-such-set: .*\.info/);
+    expect(pdfs.notes).toContain(
+      `${join(folder, 'no-such-set')}: no LHAPDF set no-such-set here; \`partonfit get pdf no-such-set\` downloads it into the data folder, where runcards without data_paths.lhapdf look`,
+    );
     const logx = pdfs.figures.find((figure) => figure.id === 'pdf-flavour-logx');
     expect(logx?.series).toEqual(['synthetic', 'truth (toyLH)']);
     // Replicas 1 and 2's gluon at x = 0.01 is (r + 1)·(2 + 6/100): 4.12 and 6.18.

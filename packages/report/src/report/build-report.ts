@@ -44,7 +44,7 @@ export interface Report {
 
 /** The message of a partonfit error (bad input), which the report shows; anything else is a bug. */
 function problemOf(error: unknown): string {
-  if (error instanceof PartonfitError) return error.message;
+  if (PartonfitError.isInstance(error)) return error.message;
   throw error;
 }
 
@@ -149,8 +149,8 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
         const set = await comparePdf(path, fit);
         sets.push({ ...set, label: labels.get(path) ?? set.label });
       } catch (error) {
-        if (error instanceof RangeError) notes.push(error.message);
-        else notes.push(`${path}: ${problemOf(error)}`);
+        const problem = error instanceof RangeError ? error.message : problemOf(error);
+        notes.push(problem.includes(path) ? problem : `${path}: ${problem}`);
       }
     }
     try {
