@@ -14,6 +14,24 @@ export async function runCaptured(...args: string[]) {
   return { code, out, error };
 }
 
+/**
+ * Runs `partonfit fit <runcard> --replicas <replicas> --backend cpu --output <output> <extra>`,
+ * the way the CLI tests fit the closure runcard.
+ */
+export function fitOnCpu(runcard: string, replicas: string, output: string, ...extra: string[]) {
+  return runCaptured(
+    'fit',
+    runcard,
+    '--replicas',
+    replicas,
+    '--backend',
+    'cpu',
+    '--output',
+    output,
+    ...extra,
+  );
+}
+
 /** The built `partonfit <args>` in a process of its own, standard error piped. */
 export function startPartonfit(args: readonly string[]): ChildProcessByStdio<null, null, Readable> {
   const [node = process.execPath, ...main] = partonfitCommand();

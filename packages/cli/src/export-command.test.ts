@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { modelFolderHandler, readReplicaWeightsMetadata, replicaPdfAt } from '@partonfit/trainer';
 import { EXPORT_X_GRID, exportGridText } from '@partonfit/fit-folder';
 import { writeClosureRuncard } from '@partonfit/testing';
-import { runCaptured as run } from './cli.fixture.js';
+import { fitOnCpu, runCaptured as run } from './cli.fixture.js';
 
 /** A replica's file in the fit folder `fit`. */
 function replicaFile(fit: string, replica: number, name: string): string {
@@ -19,16 +19,7 @@ async function tinyFit(): Promise<string> {
     epochs: 30,
     chargedLeptonsOnly: true,
   });
-  const fit = await run(
-    'fit',
-    runcard,
-    '--replicas',
-    '1-2',
-    '--backend',
-    'cpu',
-    '--output',
-    folder,
-  );
+  const fit = await fitOnCpu(runcard, '1-2', folder);
   expect(fit.error).not.toContain('partonfit fit:');
   expect(fit.code).toBe(0);
   return join(folder, 'tiny');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { writeClosureRuncard } from '@partonfit/testing';
-import { runCaptured as run } from './cli.fixture.js';
+import { fitOnCpu, runCaptured as run } from './cli.fixture.js';
 
 /** The embedded closure runcard cut to a few datasets and epochs, in a fresh folder. */
 const shortRuncard = () => writeClosureRuncard('short', { epochs: 40, chargedLeptonsOnly: true });
@@ -25,16 +25,7 @@ describe('partonfit fit', () => {
   it('should write the fit folder, and replicas fitted together equal replicas fitted alone', async () => {
     const { folder, runcard } = await shortRuncard();
     const together = join(folder, 'together');
-    const result = await run(
-      'fit',
-      runcard,
-      '--replicas',
-      '1-4',
-      '--backend',
-      'cpu',
-      '--output',
-      together,
-    );
+    const result = await fitOnCpu(runcard, '1-4', together);
     expect(result.error).not.toContain('partonfit fit:');
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/fit short: 4 replica\(s\) on cpu, 40 epochs/);
@@ -50,16 +41,7 @@ describe('partonfit fit', () => {
     expect(grids[0].q20).toBeCloseTo(2, 12);
     for (const replica of [1, 2, 3, 4]) {
       const alone = join(folder, `alone-${replica}`);
-      const single = await run(
-        'fit',
-        runcard,
-        '--replicas',
-        `${replica}`,
-        '--backend',
-        'cpu',
-        '--output',
-        alone,
-      );
+      const single = await fitOnCpu(runcard, `${replica}`, alone);
       expect(single.code).toBe(0);
       const grid = await exportGrid(alone, replica);
       grid.pdfgrid.forEach((row, i) => {

@@ -2,7 +2,7 @@ import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeClosureRuncard } from '@partonfit/testing';
-import { runCaptured as run } from './cli.fixture.js';
+import { fitOnCpu, runCaptured as run } from './cli.fixture.js';
 
 /**
  * The embedded closure runcard trained far too hard (SGD, no clipnorm) in a fresh folder: with
@@ -45,16 +45,7 @@ describe('partonfit fit with diverging replicas', () => {
       epochs: 30,
     });
     const output = join(folder, 'together');
-    const fit = await run(
-      'fit',
-      runcard,
-      '--replicas',
-      '1-6',
-      '--backend',
-      'cpu',
-      '--output',
-      output,
-    );
+    const fit = await fitOnCpu(runcard, '1-6', output);
     expect(fit.error).not.toContain('partonfit fit:');
     expect(fit.code).toBe(0);
     expect(fit.out).toContain('replicas diverged: 3 (1-2,4), not kept by postfit:');
@@ -94,16 +85,7 @@ describe('partonfit fit with diverging replicas', () => {
     }
     for (const replica of [3, 5, 6]) {
       const alone = join(folder, `alone-${replica}`);
-      const single = await run(
-        'fit',
-        runcard,
-        '--replicas',
-        `${replica}`,
-        '--backend',
-        'cpu',
-        '--output',
-        alone,
-      );
+      const single = await fitOnCpu(runcard, `${replica}`, alone);
       expect(single.code).toBe(0);
       const file = join('diverge', 'nnfit', `replica_${replica}`, 'diverge.exportgrid');
       expect(await readFile(join(output, file), 'utf8')).toBe(
@@ -116,17 +98,7 @@ describe('partonfit fit with diverging replicas', () => {
     // The finite replicas never crossed the χ² threshold: nothing is left to select.
     expect(postfit.error).toContain('0 of 3 valid replicas pass the vetoes');
     expect(postfit.code).toBe(1);
-    const resumed = await run(
-      'fit',
-      runcard,
-      '--replicas',
-      '1-6',
-      '--backend',
-      'cpu',
-      '--output',
-      output,
-      '--resume',
-    );
+    const resumed = await fitOnCpu(runcard, '1-6', output, '--resume');
     expect(resumed.error).toContain('resuming from');
     expect(resumed.code).toBe(0);
     expect(resumed.out).toContain('replicas diverged: 3 (1-2,4)');
@@ -138,16 +110,7 @@ describe('partonfit fit with diverging replicas', () => {
       learningRate: '1.0e10',
       epochs: 20,
     });
-    const fit = await run(
-      'fit',
-      runcard,
-      '--replicas',
-      '1-2',
-      '--backend',
-      'cpu',
-      '--output',
-      folder,
-    );
+    const fit = await fitOnCpu(runcard, '1-2', folder);
     expect(fit.code).toBe(1);
     expect(fit.out).toContain('replicas passed: 0 (none), vetoed: 0');
     expect(fit.out).toContain('χ²/n per replica against the data: n/a');

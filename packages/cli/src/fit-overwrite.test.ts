@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closureRuncardText } from '@partonfit/testing';
-import { runCaptured as run } from './cli.fixture.js';
+import { fitOnCpu, runCaptured as run } from './cli.fixture.js';
 
 /** The embedded closure runcard cut to a few datasets and `epochs` epochs. */
 const shortRuncardText = (epochs: number) =>
@@ -20,12 +20,12 @@ describe('partonfit fit into a folder that holds a fit', () => {
     const folder = await mkdtemp(join(tmpdir(), 'partonfit-overwrite-'));
     const runcard = join(folder, 'short.yml');
     const fitFolder = join(folder, 'short');
-    const fit = (...extra: string[]) =>
-      run('fit', runcard, '--backend', 'cpu', '--output', folder, ...extra);
+    const fit = (replicas: string, ...extra: string[]) =>
+      fitOnCpu(runcard, replicas, folder, ...extra);
     await writeFile(runcard, await shortRuncardText(20));
-    expect((await fit('--replicas', '1-2')).code).toBe(0);
+    expect((await fit('1-2')).code).toBe(0);
     // Another selection of the same fit shares the folder.
-    expect((await fit('--replicas', '3')).code).toBe(0);
+    expect((await fit('3')).code).toBe(0);
     expect(await readdir(join(fitFolder, 'nnfit'))).toHaveLength(3);
     const json = JSON.parse(
       await readFile(join(fitFolder, 'nnfit', 'replica_1', 'short.json'), 'utf8'),
@@ -33,7 +33,7 @@ describe('partonfit fit into a folder that holds a fit', () => {
     expect(json.runcard_sha256).toMatch(/^[0-9a-f]{64}$/);
 
     await writeFile(runcard, await shortRuncardText(30));
-    const refused = await fit('--replicas', '1');
+    const refused = await fit('1');
     expect(refused.code).toBe(1);
     expect(refused.error).toContain(
       `partonfit fit: ${join(fitFolder, 'runcard.yml')}: parameters.epochs: the fit folder holds a fit of another runcard (20 there, 30 in this one)`,
@@ -42,11 +42,11 @@ describe('partonfit fit into a folder that holds a fit', () => {
     expect(refused.error).not.toContain('reading');
     expect(await readFile(join(fitFolder, 'runcard.yml'), 'utf8')).toBe(await shortRuncardText(20));
 
-    const both = await fit('--replicas', '1', '--overwrite', '--resume');
+    const both = await fit('1', '--overwrite', '--resume');
     expect(both.code).toBe(2);
     expect(both.error).toContain('--resume and --overwrite exclude each other');
 
-    const overwritten = await fit('--replicas', '1', '--overwrite');
+    const overwritten = await fit('1', '--overwrite');
     expect(overwritten.code).toBe(0);
     expect(overwritten.error).toContain(`deleted the earlier fit in ${fitFolder}`);
     expect(await readdir(join(fitFolder, 'nnfit'))).toEqual(['replica_1']);
@@ -59,30 +59,12 @@ describe('partonfit fit into a folder that holds a fit', () => {
     const runcard = join(folder, 'short.yml');
     const fitFolder = join(folder, 'short');
     await writeFile(runcard, await shortRuncardText(20));
-    const first = await run(
-      'fit',
-      runcard,
-      '--backend',
-      'cpu',
-      '--output',
-      folder,
-      '--replicas',
-      '1-2',
-    );
+    const first = await fitOnCpu(runcard, '1-2', folder);
     expect(first.code).toBe(0);
     // Another runcard's replica slipped in by hand (copied from another output folder).
     const elsewhere = join(folder, 'elsewhere');
     await writeFile(runcard, await shortRuncardText(30));
-    const second = await run(
-      'fit',
-      runcard,
-      '--backend',
-      'cpu',
-      '--output',
-      elsewhere,
-      '--replicas',
-      '3',
-    );
+    const second = await fitOnCpu(runcard, '3', elsewhere);
     expect(second.code).toBe(0);
     await cp(
       join(elsewhere, 'short', 'nnfit', 'replica_3'),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
-import { runCaptured as run } from './cli.fixture.js';
+import { fitOnCpu, runCaptured as run } from './cli.fixture.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../../examples/pineappl-dis.yml', import.meta.url));
 const PDF = `${SHARED_DATA}lhapdf/NNPDF40_nnlo_as_01180`;
@@ -58,16 +58,7 @@ describe.skipIf(!present)('PineAPPL FK tables on the command line', () => {
   it('should fit the runcard that names HERA_CC_318GEV_EM-SIGMARED with theory 208', async () => {
     const { folder, runcard } = await exampleRuncard(40);
     const output = join(folder, 'fits');
-    const result = await run(
-      'fit',
-      runcard,
-      '--replicas',
-      '1',
-      '--backend',
-      'cpu',
-      '--output',
-      output,
-    );
+    const result = await fitOnCpu(runcard, '1', output);
     expect(result.error).not.toContain('partonfit fit:');
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/fit pineappl-dis: 1 replica\(s\) on cpu, 40 epochs/);

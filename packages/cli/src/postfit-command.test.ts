@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syntheticFit } from '@partonfit/fit-folder/testing';
 import { writeClosureRuncard } from '@partonfit/testing';
-import { runCaptured as run } from './cli.fixture.js';
+import { fitOnCpu, runCaptured as run } from './cli.fixture.js';
 
 /** Replicas 1–5 of a synthetic fit: 2 fails positivity, 4 has an integrability number of 0.7. */
 function replicas() {
@@ -79,16 +79,7 @@ describe('partonfit postfit', () => {
       epochs: 20,
       chargedLeptonsOnly: true,
     });
-    const fitted = await run(
-      'fit',
-      runcard,
-      '--replicas',
-      '1-2',
-      '--backend',
-      'cpu',
-      '--output',
-      folder,
-    );
+    const fitted = await fitOnCpu(runcard, '1-2', folder);
     expect(fitted.code).toBe(0);
     const fit = join(folder, 'tiny');
     const nnfit = await predictJson('--pdf', fit, '--dataset', 'CLOSURE_F2P', '--member', '2');

@@ -3,8 +3,8 @@ import {
   EVOLUTION_TO_FLAVOUR,
   FLAVOUR_BASIS,
   FLAVOUR_TO_EVOLUTION,
-  ShapeError,
 } from '@partonfit/core';
+import { checkReplicaGrid } from './replica-grid.js';
 import { multiplyDense } from './banded-product.js';
 import type { EvolutionOperator } from './evolution-operator.js';
 
@@ -26,14 +26,7 @@ export function applyEvolutionOperator(
 ): Float64Array {
   const n = operator.xGrid.length;
   const flavours = FLAVOUR_BASIS.length;
-  if (xf.length !== replicas * n * flavours) {
-    throw new ShapeError({
-      quantity: 'xf',
-      expected: [replicas, n, flavours],
-      actual: [xf.length],
-      axes: '(replicas, x, flavours)',
-    });
-  }
+  checkReplicaGrid(xf, replicas, n);
   const evolutionBasis = EVOLUTION_BASIS_SIZE;
   // (evolution flavour, x, replicas): each flavour's values as a matrix of columns per replica
   const input = new Float64Array(evolutionBasis * n * replicas);

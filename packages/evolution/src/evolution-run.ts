@@ -314,27 +314,22 @@ function flavoursAtQ0(card: TheoryCard): { nf0: number; thresholds2: number[] } 
   if (!card.intrinsicCharm && nf0 > LIGHT_FLAVOURS) {
     throw unsupported(card, 'IC', 'Q0 above the charm threshold needs IC: 1 (fitted charm)');
   }
-  if (card.order === 2) {
+  if (card.order > 0) {
+    const orderName = card.order === 2 ? 'NNLO' : 'NLO';
+    const ratios = [
+      card.thresholdRatios.charm,
+      card.thresholdRatios.bottom,
+      card.thresholdRatios.top,
+    ];
     thresholds2.forEach((threshold2, h) => {
       const key = (['kcThr', 'kbThr', 'ktThr'] as const)[h];
-      const ratio = [
-        card.thresholdRatios.charm,
-        card.thresholdRatios.bottom,
-        card.thresholdRatios.top,
-      ][h];
-      if (threshold2 > q02 && ratio !== 1)
-        throw unsupported(card, key, `${ratio}: NNLO matching is supported at the mass (1.0) only`);
-    });
-  } else if (card.order === 1) {
-    thresholds2.forEach((threshold2, h) => {
-      const key = (['kcThr', 'kbThr', 'ktThr'] as const)[h];
-      const ratio = [
-        card.thresholdRatios.charm,
-        card.thresholdRatios.bottom,
-        card.thresholdRatios.top,
-      ][h];
-      if (threshold2 > q02 && ratio !== 1)
-        throw unsupported(card, key, `${ratio}: NLO matching is supported at the mass (1.0) only`);
+      if (threshold2 > q02 && ratios[h] !== 1) {
+        throw unsupported(
+          card,
+          key,
+          `${ratios[h]}: ${orderName} matching is supported at the mass (1.0) only`,
+        );
+      }
     });
   }
   return { nf0, thresholds2 };

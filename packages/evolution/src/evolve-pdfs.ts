@@ -5,8 +5,8 @@ import {
   FLAVOUR_BASIS,
   FLAVOUR_TO_EVOLUTION,
   rotateFlavours,
-  ShapeError,
 } from '@partonfit/core';
+import { checkReplicaGrid } from './replica-grid.js';
 import { evolutionSetup, runEvolution, sumTerms, type EvolutionOptions } from './evolution-run.js';
 import { nonSingletIndices } from './evolution-operator.js';
 import type { TheoryCard } from './theory-card.js';
@@ -34,14 +34,7 @@ export function evolvePdfs(
   const setup = evolutionSetup(card, options);
   const n = setup.basis.xGrid.length;
   const flavours = FLAVOUR_BASIS.length;
-  if (xf.length !== replicas * n * flavours) {
-    throw new ShapeError({
-      quantity: 'xf',
-      expected: [replicas, n, flavours],
-      actual: [xf.length],
-      axes: '(replicas, x, flavours)',
-    });
-  }
+  checkReplicaGrid(xf, replicas, n);
   const evolution = rotateFlavours(FLAVOUR_TO_EVOLUTION, xf);
   const value = (r: number, i: number, e: number) =>
     evolution[(r * n + i) * EVOLUTION_BASIS_SIZE + e];
