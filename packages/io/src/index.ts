@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+export { cacheKey } from './cache-key.js';
 export * from './compressed/index.js';
 export * from './hdf5/index.js';
 export * from './lhapdf/index.js';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -10,7 +9,7 @@ import {
   CLOSURE_POSITIVITY_X_RANGE,
   CLOSURE_X_GRID_OPTIONS,
 } from '../closure/closure-datasets.js';
-import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
+import { cacheKey, readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
 import { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
 import type { FitInputs } from './fit-inputs.js';
 import { inputPaths } from './input-paths.js';
@@ -98,21 +97,14 @@ function fingerprints(files: readonly string[]): [string, number, number][] {
 }
 
 /** The cache key: a hash of the builder's identity, the settings, resolved paths and replicas. */
-function cacheKey(runcard: Runcard, runcardFile: string, replicas: readonly number[]): string {
+function fitInputsKey(runcard: Runcard, runcardFile: string, replicas: readonly number[]): string {
   // The runcard's folder: relative bundle, fktables and commondata paths are resolved from it.
   const { runcardFolder, theories, commondata, lhapdf, theoryId } = inputPaths(
     runcard,
     runcardFile,
   );
   const paths = { runcardFolder, theories, commondata, lhapdf, theoryId };
-  const text = JSON.stringify([
-    CACHE_FORMAT,
-    BUILDER_IDENTITY,
-    inputSettings(runcard),
-    paths,
-    replicas,
-  ]);
-  return createHash('sha256').update(text).digest('hex').slice(0, 24);
+  return cacheKey([CACHE_FORMAT, BUILDER_IDENTITY, inputSettings(runcard), paths, replicas]);
 }
 
 async function writeCache(file: string, inputs: FitInputs): Promise<void> {
@@ -158,7 +150,7 @@ export async function prepareFitInputs(
 ): Promise<PreparedFitInputs> {
   const start = performance.now();
   const { runcardFile, replicas, report } = options;
-  const key = cacheKey(runcard, runcardFile, replicas);
+  const key = fitInputsKey(runcard, runcardFile, replicas);
   const folder = options.cacheFolder === undefined ? defaultCacheFolder() : options.cacheFolder;
   const cacheFile = folder === null ? undefined : join(folder, `fit-inputs-${key}.h5`);
   const seconds = () => (performance.now() - start) / 1000;

@@ -1,3 +1,8 @@
+export {
+  CONTENT_DIGEST_ATTRIBUTE,
+  hdf5ContentDigest,
+  withContentDigest,
+} from './content-digest.js';
 export type {
   Hdf5AttributeValue,
   Hdf5Contents,

@@ -1,7 +1,13 @@
-import { createHash } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { formatReplicaSelection, InputFileError, ShapeError } from '@partonfit/core';
-import { readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
+import {
+  CONTENT_DIGEST_ATTRIBUTE,
+  hdf5ContentDigest,
+  readHdf5File,
+  withContentDigest,
+  writeHdf5File,
+  type Hdf5Dataset,
+} from '@partonfit/io';
 import { CheckpointMismatchError } from './checkpoint-mismatch-error.js';
 import type { RunFingerprint } from './run-fingerprint.js';
 import {
@@ -46,29 +52,6 @@ function historyRows(
     rows.set(entry[key], i * replicas);
   });
   return rows;
-}
-
-/** The root attribute that holds {@link contentDigest}. */
-const CONTENT_DIGEST = 'content_sha256';
-
-/**
- * SHA-256 (hex) of a checkpoint's content: its root attributes (but the digest itself) in sorted
- * order, then every dataset's path, dtype, shape and the bytes of its values in sorted path
- * order. Stored as the root attribute `content_sha256`, it lets a resume refuse a file that
- * changed on disk (a bit flip, a damaged copy) instead of continuing from it.
- */
-function contentDigest(attributes: Attributes, datasets: ReadonlyMap<string, Hdf5Dataset>): string {
-  const hash = createHash('sha256');
-  const described = Object.entries(attributes)
-    .filter(([key]) => key !== CONTENT_DIGEST)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  hash.update(`${JSON.stringify(described)}\0`);
-  for (const path of [...datasets.keys()].sort()) {
-    const { shape, data } = datasets.get(path) as Hdf5Dataset;
-    hash.update(`${path}\0${data.constructor.name}\0${shape.join(',')}\0`);
-    hash.update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-  }
-  return hash.digest('hex');
 }
 
 /**
@@ -129,8 +112,7 @@ export async function writeCheckpoint(file: string, checkpoint: TrainingCheckpoi
     optimizer: checkpoint.optimizer.name,
     optimizer_step: checkpoint.optimizer.step,
   };
-  const digest = contentDigest(attributes, new Map(Object.entries(datasets)));
-  await writeHdf5File(file, { datasets, attributes: { ...attributes, [CONTENT_DIGEST]: digest } });
+  await writeHdf5File(file, withContentDigest({ datasets, attributes }));
 }
 
 /**
@@ -142,11 +124,11 @@ function checkContentDigest(
   datasets: ReadonlyMap<string, Hdf5Dataset>,
   fail: (key: string, problem: string) => InputFileError,
 ): void {
-  const stored = attributes[CONTENT_DIGEST];
+  const stored = attributes[CONTENT_DIGEST_ATTRIBUTE];
   if (stored === undefined) return;
-  if (stored !== contentDigest(attributes, datasets)) {
+  if (stored !== hdf5ContentDigest(attributes, datasets)) {
     throw fail(
-      CONTENT_DIGEST,
+      CONTENT_DIGEST_ATTRIBUTE,
       'the stored content does not match its checksum: the file was damaged after it was written (a bit flip, a broken copy); start the fit without resuming',
     );
   }
