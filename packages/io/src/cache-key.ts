@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '@partonfit/core';
 
 /**
  * The key of a cached result: the first 24 hexadecimal digits of the SHA-256 of everything that
- * determines it, as JSON. Give the determinants in a fixed order (an array, or objects built with
- * their keys in one order): equal determinants give equal keys, and any change gives another.
+ * determines it, as canonical JSON (object keys sorted, so the order they were written in does
+ * not matter). Equal determinants give equal keys, and any change gives another. Give typed
+ * arrays as plain arrays (`Array.from`).
  *
  * @param determinants - what the cached result is a function of, including a format version
  *
@@ -15,5 +17,5 @@ import { createHash } from 'node:crypto';
  * ```
  */
 export function cacheKey(determinants: unknown): string {
-  return createHash('sha256').update(JSON.stringify(determinants)).digest('hex').slice(0, 24);
+  return createHash('sha256').update(canonicalJson(determinants)).digest('hex').slice(0, 24);
 }

@@ -15,4 +15,9 @@ export {
   type OptimizerName,
 } from './schema.js';
 export { closeNames } from './suggest-key.js';
-export { runcardDifference, runcardDigest, type RuncardDifference } from './runcard-digest.js';
+export {
+  canonicalJson,
+  runcardDifference,
+  runcardDigest,
+  type RuncardDifference,
+} from './runcard-digest.js';

@@ -2,8 +2,18 @@ import { createHash } from 'node:crypto';
 import { formatKeyPath } from './key-path.js';
 import type { Runcard } from './runcard.js';
 
-/** JSON with the keys of every object sorted, so that equal settings give equal text. */
-function canonicalJson(value: unknown): string {
+/**
+ * JSON with the keys of every object sorted (entries that are `undefined` left out), so that
+ * equal settings give equal text whatever order their keys were written in.
+ *
+ * @example
+ * ```ts
+ * import { canonicalJson } from '@partonfit/core';
+ *
+ * console.log(canonicalJson({ b: [1, { d: 2, c: 3 }], a: 'x' })); // {"a":"x","b":[1,{"c":3,"d":2}]}
+ * ```
+ */
+export function canonicalJson(value: unknown): string {
   if (value === undefined) return 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheKey } from '../cache-key.js';
 import {
   CONTENT_DIGEST_ATTRIBUTE,
   hdf5ContentDigest,
@@ -50,15 +49,5 @@ describe('hdf5ContentDigest', () => {
       data: contents.datasets['operator/matrix'].data,
     });
     expect(hdf5ContentDigest(contents.attributes, reshaped)).not.toBe(digest);
-  });
-});
-
-describe('cacheKey', () => {
-  it('should give 24 hex digits, equal for equal determinants and different for any change', () => {
-    const key = cacheKey(['format-1', { xGrid: [1e-3, 0.5, 1] }]);
-    expect(key).toMatch(/^[0-9a-f]{24}$/);
-    expect(cacheKey(['format-1', { xGrid: [1e-3, 0.5, 1] }])).toBe(key);
-    expect(cacheKey(['format-1', { xGrid: [1e-3, 0.5000000000000001, 1] }])).not.toBe(key);
-    expect(cacheKey(['format-2', { xGrid: [1e-3, 0.5, 1] }])).not.toBe(key);
   });
 });
