@@ -125,12 +125,15 @@ function recordBlocks(state: EvolutionState, nf0: number, nf: number, n: number)
  *
  * @param card - the theory card
  * @param options - the grids and numerical settings
+ * @param onScale - called after each output scale's blocks are recorded, with the number of
+ *   scales done and the size of the Q grid (a progress display)
  * @throws InvalidArgumentError for a bad x-grid or Q grid (a scale below Q0, decreasing scales)
  * @throws InputFileError naming the card's key for settings not supported here
  */
 export function buildEvolutionOperator(
   card: TheoryCard,
   options: EvolutionOptions,
+  onScale?: (done: number, total: number) => void,
 ): EvolutionOperator {
   const setup = evolutionSetup(card, options);
   const n = setup.basis.xGrid.length;
@@ -152,6 +155,7 @@ export function buildEvolutionOperator(
       blocks.push(recordBlocks(state, setup.nf0, nf, n));
       activeFlavours.push(nf);
       alphaS[index] = value;
+      onScale?.(index + 1, options.qGrid.length);
     },
   );
   return {

@@ -29,6 +29,13 @@ export { addKernels, type Kernel, type SplittingKernels } from './kernels/kernel
 export { NNLO_MATCHING_KERNELS, type MatchingKernels } from './kernels/matching-kernels.js';
 export { kernelMoment } from './kernels/moments.js';
 export { splittingKernels } from './kernels/splitting-functions.js';
+export {
+  cachedEvolutionOperator,
+  OPERATOR_CACHE_FORMAT,
+  operatorCacheKey,
+  type CachedEvolutionOperator,
+  type OperatorCacheOptions,
+} from './operator-cache.js';
 export { lhapdfQGrid, type QGridOptions } from './q-grid.js';
 export {
   createStrongCoupling,

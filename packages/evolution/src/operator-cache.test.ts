@@ -1,0 +1,134 @@
+import { readdir, readFile, mkdtemp, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { InputFileError, type PartonfitError } from '@partonfit/core';
+import { applyEvolutionOperator } from './apply-operator.js';
+import { buildEvolutionOperator, type EvolutionOperator } from './evolution-operator.js';
+import { cachedEvolutionOperator, operatorCacheKey } from './operator-cache.js';
+import { toyPdfs, toyTheoryCard, X_GRID } from './toy-proton.fixture.js';
+
+/** LO, exact: a quick build on the toy grid, crossing the charm and bottom thresholds. */
+const card = toyTheoryCard('PTO: 0\nModEv: EXA');
+const options = { xGrid: X_GRID, qGrid: [1.4, 2, 4.92, 4.92, 10, 100] };
+
+/** The bytes of a float64 array, to compare values bit for bit. */
+const bytesOf = (values: Float64Array) =>
+  Buffer.from(values.buffer, values.byteOffset, values.byteLength);
+
+/** Whether two operators are equal bit for bit, block by block. */
+function expectIdentical(read: EvolutionOperator, built: EvolutionOperator): void {
+  expect(bytesOf(read.xGrid).equals(bytesOf(built.xGrid))).toBe(true);
+  expect(bytesOf(read.qGrid).equals(bytesOf(built.qGrid))).toBe(true);
+  expect(bytesOf(read.alphaS).equals(bytesOf(built.alphaS))).toBe(true);
+  expect(read.activeFlavours).toEqual(built.activeFlavours);
+  expect(read.q0).toBe(built.q0);
+  expect(read.blocks.map((blocks) => blocks.length)).toEqual(
+    built.blocks.map((blocks) => blocks.length),
+  );
+  read.blocks.forEach((blocks, q) =>
+    blocks.forEach((block, b) => {
+      const expected = built.blocks[q][b];
+      expect([block.output, block.input]).toEqual([expected.output, expected.input]);
+      expect(bytesOf(block.matrix).equals(bytesOf(expected.matrix))).toBe(true);
+    }),
+  );
+}
+
+describe('cachedEvolutionOperator', () => {
+  let built: EvolutionOperator;
+  beforeAll(() => {
+    built = buildEvolutionOperator(card, options);
+  });
+
+  it('should build and cache the operator, then read it back bit for bit', async () => {
+    const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-operator-cache-'));
+    const scales: number[] = [];
+    const first = await cachedEvolutionOperator(card, options, {
+      cacheFolder,
+      onScale: (done, total) => scales.push(done / total),
+    });
+    expect(first.fromCache).toBe(false);
+    expect(scales).toEqual([1, 2, 3, 4, 5, 6].map((done) => done / 6));
+    expect(first.cacheFile).toBe(
+      join(cacheFolder, `evolution-operator-${operatorCacheKey(card, options)}.h5`),
+    );
+    expectIdentical(first.operator, built);
+    const second = await cachedEvolutionOperator(card, options, {
+      cacheFolder,
+      onScale: () => scales.push(-1),
+    });
+    expect(second.fromCache).toBe(true);
+    expect(scales).not.toContain(-1);
+    expectIdentical(second.operator, built);
+    const xf = toyPdfs(3);
+    expect(
+      bytesOf(applyEvolutionOperator(second.operator, xf, 3)).equals(
+        bytesOf(applyEvolutionOperator(built, xf, 3)),
+      ),
+    ).toBe(true);
+  });
+
+  it('should key the cache by every setting that changes the operator, not by the card file', () => {
+    const key = operatorCacheKey(card, options);
+    expect(operatorCacheKey({ ...card, file: 'elsewhere.yaml', id: 7 }, options)).toBe(key);
+    const changed = [
+      operatorCacheKey({ ...card, alphaSRef: 0.119 }, options),
+      operatorCacheKey({ ...card, masses: { ...card.masses, charm: 1.5 } }, options),
+      operatorCacheKey(card, { ...options, method: 'TRN' }),
+      operatorCacheKey(card, { ...options, maxStep: 0.01 }),
+      operatorCacheKey(card, { ...options, interpolationDegree: 3 }),
+      operatorCacheKey(card, { ...options, qGrid: [1.4, 2, 4.92, 4.92, 10, 101] }),
+      operatorCacheKey(card, { ...options, xGrid: X_GRID.map((x, i) => (i === 0 ? x * 2 : x)) }),
+    ];
+    expect(new Set([key, ...changed]).size).toBe(changed.length + 1);
+  });
+
+  it.each([
+    ['one flipped bit of a matrix value', 'content_sha256'],
+    ['a truncated file', undefined],
+  ])('should report %s and rebuild the operator, never use it', async (damage, key) => {
+    const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-operator-cache-'));
+    const { cacheFile } = await cachedEvolutionOperator(card, options, { cacheFolder });
+    if (cacheFile === undefined) throw new Error('expected a cache file');
+    if (key === undefined) {
+      await truncate(cacheFile, 4096);
+    } else {
+      const bytes = await readFile(cacheFile);
+      const matrix = built.blocks[3][0].matrix;
+      const value = matrix.findIndex((entry) => entry !== 0 && entry !== 1);
+      const at = bytes.indexOf(bytesOf(matrix.subarray(value, value + 4)));
+      expect(at).toBeGreaterThan(0);
+      bytes[at + 3] ^= 0x10;
+      await writeFile(cacheFile, bytes);
+    }
+    const problems: PartonfitError[] = [];
+    const rebuilt = await cachedEvolutionOperator(card, options, {
+      cacheFolder,
+      onCacheProblem: (problem) => problems.push(problem),
+    });
+    expect(rebuilt.fromCache).toBe(false);
+    expect(problems).toHaveLength(1);
+    const [problem] = problems;
+    expect(InputFileError.isInstance(problem)).toBe(true);
+    expect(problem.message).toContain(cacheFile);
+    if (key !== undefined) {
+      expect((problem as InputFileError).key).toBe(key);
+      expect(problem.message).toContain('does not match its checksum');
+    }
+    expectIdentical(rebuilt.operator, built);
+    const again = await cachedEvolutionOperator(card, options, { cacheFolder });
+    expect(again.fromCache).toBe(true);
+    expectIdentical(again.operator, built);
+  });
+
+  it('should neither read nor write a cache with cacheFolder null', async () => {
+    const userCache = await mkdtemp(join(tmpdir(), 'partonfit-operator-cache-'));
+    vi.stubEnv('XDG_CACHE_HOME', userCache);
+    const uncached = await cachedEvolutionOperator(card, options, { cacheFolder: null });
+    expect(uncached).toMatchObject({ fromCache: false, cacheFile: undefined });
+    expectIdentical(uncached.operator, built);
+    expect(await readdir(userCache)).toEqual([]);
+    vi.unstubAllEnvs();
+  });
+});
