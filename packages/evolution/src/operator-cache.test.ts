@@ -26,13 +26,13 @@ function expectIdentical(read: EvolutionOperator, built: EvolutionOperator): voi
   expect(read.blocks.map((blocks) => blocks.length)).toEqual(
     built.blocks.map((blocks) => blocks.length),
   );
-  read.blocks.forEach((blocks, q) =>
+  read.blocks.forEach((blocks, q) => {
     blocks.forEach((block, b) => {
       const expected = built.blocks[q][b];
       expect([block.output, block.input]).toEqual([expected.output, expected.input]);
       expect(bytesOf(block.matrix).equals(bytesOf(expected.matrix))).toBe(true);
-    }),
-  );
+    });
+  });
 }
 
 describe('cachedEvolutionOperator', () => {
@@ -84,42 +84,50 @@ describe('cachedEvolutionOperator', () => {
     expect(new Set([key, ...changed]).size).toBe(changed.length + 1);
   });
 
-  it.each([
-    ['one flipped bit of a matrix value', 'content_sha256'],
-    ['a truncated file', undefined],
-  ])('should report %s and rebuild the operator, never use it', async (damage, key) => {
+  /** Caches the operator, damages the file, and asks again: the problems reported and the result. */
+  async function afterDamage(damage: (cacheFile: string) => Promise<void>) {
     const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-operator-cache-'));
     const { cacheFile } = await cachedEvolutionOperator(card, options, { cacheFolder });
     if (cacheFile === undefined) throw new Error('expected a cache file');
-    if (key === undefined) {
-      await truncate(cacheFile, 4096);
-    } else {
-      const bytes = await readFile(cacheFile);
-      const matrix = built.blocks[3][0].matrix;
-      const value = matrix.findIndex((entry) => entry !== 0 && entry !== 1);
-      const at = bytes.indexOf(bytesOf(matrix.subarray(value, value + 4)));
-      expect(at).toBeGreaterThan(0);
-      bytes[at + 3] ^= 0x10;
-      await writeFile(cacheFile, bytes);
-    }
+    await damage(cacheFile);
     const problems: PartonfitError[] = [];
     const rebuilt = await cachedEvolutionOperator(card, options, {
       cacheFolder,
       onCacheProblem: (problem) => problems.push(problem),
     });
-    expect(rebuilt.fromCache).toBe(false);
-    expect(problems).toHaveLength(1);
-    const [problem] = problems;
-    expect(InputFileError.isInstance(problem)).toBe(true);
-    expect(problem.message).toContain(cacheFile);
-    if (key !== undefined) {
-      expect((problem as InputFileError).key).toBe(key);
-      expect(problem.message).toContain('does not match its checksum');
-    }
-    expectIdentical(rebuilt.operator, built);
     const again = await cachedEvolutionOperator(card, options, { cacheFolder });
+    return { cacheFile, problems, rebuilt, again };
+  }
+
+  it('should report a flipped bit of a matrix value by its checksum and rebuild, never use it', async () => {
+    const matrix = built.blocks[3][0].matrix;
+    const value = matrix.findIndex((entry) => entry !== 0 && entry !== 1);
+    const { cacheFile, problems, rebuilt, again } = await afterDamage(async (file) => {
+      const bytes = await readFile(file);
+      const at = bytes.indexOf(bytesOf(matrix.subarray(value, value + 4)));
+      if (at < 0) throw new Error('expected the matrix values in the file');
+      bytes[at + 3] ^= 0x10;
+      await writeFile(file, bytes);
+    });
+    expect(rebuilt.fromCache).toBe(false);
+    expectIdentical(rebuilt.operator, built);
+    expect(problems.map((problem) => problem.message)).toEqual([
+      `${cacheFile}: content_sha256: the stored operator does not match its checksum: the file was damaged after it was written`,
+    ]);
     expect(again.fromCache).toBe(true);
     expectIdentical(again.operator, built);
+  });
+
+  it('should report a truncated file that HDF5 cannot read and rebuild it', async () => {
+    const { cacheFile, problems, rebuilt, again } = await afterDamage((file) =>
+      truncate(file, 4096),
+    );
+    expect(rebuilt.fromCache).toBe(false);
+    expectIdentical(rebuilt.operator, built);
+    expect(problems).toHaveLength(1);
+    expect(InputFileError.isInstance(problems[0])).toBe(true);
+    expect(problems[0].message).toContain(`${cacheFile}: HDF5`);
+    expect(again.fromCache).toBe(true);
   });
 
   it('should neither read nor write a cache with cacheFolder null', async () => {

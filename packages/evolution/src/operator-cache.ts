@@ -75,13 +75,14 @@ export interface CachedEvolutionOperator {
  * step, the x-grid and the Q grid — with {@link OPERATOR_CACHE_FORMAT} and the package's version.
  */
 export function operatorCacheKey(card: TheoryCard, options: EvolutionOptions): string {
-  const { file: _file, id: _id, evolutionMethod, ...physics } = card;
+  // the file and ID do not change the operator (undefined entries are left out of the key)
+  const physics = { ...card, file: undefined, id: undefined, evolutionMethod: undefined };
   return cacheKey([
     OPERATOR_CACHE_FORMAT,
     PACKAGE_VERSION,
     physics,
     {
-      method: options.method ?? evolutionMethod,
+      method: options.method ?? card.evolutionMethod,
       interpolationDegree: options.interpolationDegree ?? DEFAULT_INTERPOLATION_DEGREE,
       maxStep: options.maxStep ?? DEFAULT_MAX_STEP,
       xGrid: Array.from(options.xGrid),
