@@ -17,6 +17,12 @@ export {
   DEFAULT_MAX_STEP,
   type EvolutionOptions,
 } from './evolution-run.js';
+export {
+  EMBEDDED_THEORY_NAMES,
+  embeddedTheoryCard,
+  loadTheoryCard,
+  TOY_LH_LO_THEORY,
+} from './embedded-theory.js';
 export { evolvePdfs } from './evolve-pdfs.js';
 export { writeEvolvedLhapdfSet, type EvolvedSet } from './evolved-lhapdf-set.js';
 export {

@@ -195,6 +195,15 @@ describe('parseRuncard', () => {
     ]);
   });
 
+  it('should read the theory card evolve uses, and refuse an empty one', () => {
+    const named = runcard({ evolution: 'evolution: { theory_card: ../theory_200.yaml }' });
+    expect(parseRuncard(named).runcard.evolution).toEqual({ theory_card: '../theory_200.yaml' });
+    expect(parseRuncard(runcard()).runcard.evolution).toBeUndefined();
+    expect(issuesOf(runcard({ evolution: "evolution: { theory_card: '' }" }))).toEqual([
+      "23: evolution.theory_card: expected a non-empty string, got ''",
+    ]);
+  });
+
   it('should reject ranges with low > high, unknown bases, optimisers and activations', () => {
     const text = runcard()
       .replace('fitbasis: EVOL', 'fitbasis: EVOLS')

@@ -214,6 +214,12 @@ export const runcardSchema = section({
     fakenoise: flag().default(false),
     filterseed: seed().default(0),
   }).optional(),
+  /**
+   * partonfit: how `partonfit evolve` takes the fit from Q0 to an LHAPDF set. `theory_card` is an
+   * NNPDF theory card (YAML), a path relative to the runcard's folder, or the name of a card
+   * embedded in `@partonfit/evolution` (`toyLH-LO` for the embedded closure fit).
+   */
+  evolution: section({ theory_card: text() }).optional(),
   use_t0_sampling: flag().default(true),
   parameters,
   fitting,
