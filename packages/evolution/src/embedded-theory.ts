@@ -9,7 +9,7 @@ import { parseTheoryCard, readTheoryCard, type TheoryCard } from './theory-card.
  */
 export const TOY_LH_LO_THEORY = 'toyLH-LO';
 
-const EMBEDDED_CARDS: Readonly<Record<string, string>> = {
+const EMBEDDED_CARDS: Readonly<Partial<Record<string, string>>> = {
   [TOY_LH_LO_THEORY]: `PTO: 0
 ModEv: EXA
 IC: 0
