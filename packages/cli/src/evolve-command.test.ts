@@ -1,7 +1,7 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FLAVOUR_BASIS } from '@partonfit/core';
 import { evolvePdfs, parseTheoryCard } from '@partonfit/evolution';
 import { readExportGrid } from '@partonfit/fit-folder';
@@ -23,6 +23,8 @@ describe.skipIf(!hasInputs)('partonfit evolve', () => {
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'partonfit-evolve-'));
+    // the operator cache goes to the temporary folder, never the user's
+    vi.stubEnv('XDG_CACHE_HOME', folder);
     fit = join(folder, 'quick');
     for (const replica of [1, 2]) {
       const replicaFolder = join(fit, 'nnfit', `replica_${replica}`);
@@ -40,12 +42,13 @@ describe.skipIf(!hasInputs)('partonfit evolve', () => {
   });
 
   afterAll(async () => {
+    vi.unstubAllEnvs();
     await rm(folder, { recursive: true, force: true });
   });
 
   it("should write an LHAPDF set of the fit's replicas and their average, as evolvePdfs evolves them", async () => {
     const result = await run('evolve', fit, '--theory', card, '--q-grid', qGrid);
-    expect(result.error).toBe('');
+    expect(result.error).toBe('building the evolution operator: scale 6/6\n');
     expect(result.code).toBe(0);
     expect(result.out).toContain('evolving 2 replica(s) of quick (nnfit) from Q0 = 1.65 GeV');
     const set = await loadLhapdfSet(join(fit, 'quick'));
@@ -71,10 +74,12 @@ describe.skipIf(!hasInputs)('partonfit evolve', () => {
     }
   });
 
-  it('should be a usage error without --theory and refuse a card of another Q0', async () => {
+  it('should be a usage error without --theory and a runcard, and refuse a card of another Q0', async () => {
     const missing = await run('evolve', fit);
     expect(missing.code).toBe(2);
-    expect(missing.error).toContain('missing --theory');
+    expect(missing.error).toContain(
+      `partonfit evolve: no theory card: pass --theory <theory card> (${fit} has no runcard.yml to name one)`,
+    );
     const otherQ0 = join(folder, 'q0.yaml');
     await writeFile(otherQ0, (await readFile(card, 'utf8')).replace('Q0: 1.65', 'Q0: 1.0'));
     const refused = await run('evolve', fit, '--theory', otherQ0, '--q-grid', qGrid);

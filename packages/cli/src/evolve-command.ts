@@ -2,18 +2,25 @@ import { access, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { FLAVOUR_BASIS, InputFileError } from '@partonfit/core';
 import {
-  evolvePdfs,
+  applyEvolutionOperator,
+  cachedEvolutionOperator,
   lhapdfQGrid,
-  readTheoryCard,
   writeEvolvedLhapdfSet,
+  type EvolutionOperator,
+  type EvolutionOptions,
   type TheoryCard,
 } from '@partonfit/evolution';
 import { listReplicaFolders, readExportGrid, type ExportGridContents } from '@partonfit/fit-folder';
 import { parse } from 'yaml';
-import { defineCommand, UsageError } from './define-command.js';
+import { defineCommand } from './define-command.js';
+import { evolveTheoryCard } from './evolve-theory.js';
+import { showProgress, type Terminal } from './terminal.js';
 
 const USAGE =
-  'partonfit evolve <fit folder> --theory <theory card> [--q-grid <file>] [--output <folder>]';
+  'partonfit evolve <fit folder> [--theory <theory card>] [--q-grid <file>] [--output <folder>] [--no-cache]';
+
+/** Scales between two plain progress lines when the output is not a terminal. */
+const PLAIN_EVERY = 10;
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -82,10 +89,46 @@ function stackReplicas(
 }
 
 /**
- * `partonfit evolve <fit folder> --theory <card>`: evolves every replica of a fit from Q0
- * (postfit's replicas when present, else nnfit's, as evolven3fit) with the theory card and
- * writes an LHAPDF 6 set `<output>/<fit>` (by default inside the fit folder): member 0 the
- * replica average, NNPDF's Q grid (`lhapdfQGrid`) unless `--q-grid` gives a YAML list of scales.
+ * The evolution operator from the cache (`$XDG_CACHE_HOME/partonfit`) or built, with the build's
+ * progress per scale on standard error, a damaged cache file reported and rebuilt, and a line
+ * saying where the operator came from.
+ */
+async function evolutionOperator(
+  card: TheoryCard,
+  options: EvolutionOptions,
+  useCache: boolean,
+  terminal: Terminal,
+): Promise<EvolutionOperator> {
+  const start = performance.now();
+  const { operator, fromCache, cacheFile } = await cachedEvolutionOperator(card, options, {
+    ...(useCache ? {} : { cacheFolder: null }),
+    onScale: (done, total) => {
+      const plain = done % PLAIN_EVERY === 0 || done === total;
+      showProgress(terminal, `building the evolution operator: scale ${done}/${total}`, plain);
+    },
+    onCacheProblem: (problem) => {
+      terminal.status?.('');
+      terminal.error(`partonfit evolve: warning: ${problem.message}\n`);
+    },
+  });
+  terminal.status?.('');
+  const seconds = ((performance.now() - start) / 1000).toFixed(1);
+  terminal.out(
+    fromCache
+      ? `read the evolution operator from ${String(cacheFile)} (${seconds} s)\n`
+      : `built the evolution operator in ${seconds} s${cacheFile === undefined ? '' : `, cached in ${cacheFile}`}\n`,
+  );
+  return operator;
+}
+
+/**
+ * `partonfit evolve <fit folder> [--theory <card>]`: evolves every replica of a fit from Q0
+ * (postfit's replicas when present, else nnfit's, as evolven3fit) with the theory card — the
+ * `--theory` option, else the one the fit's runcard names (`evolution.theory_card`) — and writes
+ * an LHAPDF 6 set `<output>/<fit>` (by default inside the fit folder): member 0 the replica
+ * average, NNPDF's Q grid (`lhapdfQGrid`) unless `--q-grid` gives a YAML list of scales. The
+ * operator is built once (or read from the cache; `--no-cache` neither reads nor writes it) and
+ * applied to all replicas in one product.
  */
 export const evolveCommand = defineCommand({
   name: 'evolve',
@@ -95,13 +138,13 @@ export const evolveCommand = defineCommand({
     theory: { type: 'string' },
     'q-grid': { type: 'string' },
     output: { type: 'string' },
+    'no-cache': { type: 'boolean' },
   },
   positionals: 1,
   run: async ({ values, positionals: [folder] }, terminal) => {
-    if (values.theory === undefined) throw new UsageError('missing --theory <theory card>');
     const fitFolder = resolve(folder);
     const fit = basename(fitFolder);
-    const card = await readTheoryCard(values.theory);
+    const card = await evolveTheoryCard(fitFolder, values.theory);
     const { source, files, grids } = await fitExportGrids(fitFolder);
     const xf = stackReplicas(grids, files, card);
     const qGrid =
@@ -111,7 +154,13 @@ export const evolveCommand = defineCommand({
         `${qGrid[qGrid.length - 1]} GeV at ${['LO', 'NLO', 'NNLO'][card.order]} (${card.evolutionMethod}), ${qGrid.length} scales\n`,
     );
     const xGrid = grids[0].xGrid;
-    const evolved = evolvePdfs(card, { xGrid, qGrid }, xf, grids.length);
+    const operator = await evolutionOperator(
+      card,
+      { xGrid, qGrid },
+      values['no-cache'] !== true,
+      terminal,
+    );
+    const evolved = applyEvolutionOperator(operator, xf, grids.length);
     const setFolder = await writeEvolvedLhapdfSet(resolve(values.output ?? fitFolder), {
       name: fit,
       description: `partonfit fit ${fit} evolved with ${card.file}`,

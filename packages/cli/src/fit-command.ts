@@ -14,7 +14,7 @@ import { CHECKPOINT_EVERY, runFit, TrainingInterruptedError } from '@partonfit/t
 import type { TrainingProgress } from '@partonfit/trainer';
 import { CommandExit, defineCommand, UsageError, type Command } from './define-command.js';
 import { backendOption, positiveOption } from './option-values.js';
-import type { Terminal } from './terminal.js';
+import { showProgress, type Terminal } from './terminal.js';
 
 const USAGE = `partonfit fit <runcard.yml> [--replicas 1-100] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>] [--checkpoint-every <epochs>] [--resume | --overwrite]`;
 
@@ -30,13 +30,10 @@ function progressLine(progress: TrainingProgress): string {
   return `epoch ${progress.epoch}/${progress.epochs}  replicas training ${progress.training}/${progress.validationChi2PerPoint.length}  validation χ²/n ${range}`;
 }
 
-function showProgress(terminal: Terminal) {
+function trainingProgress(terminal: Terminal) {
   return (progress: TrainingProgress) => {
-    if (terminal.status !== undefined) {
-      terminal.status(progressLine(progress));
-    } else if (progress.epoch % PLAIN_EVERY === 0 || progress.training === 0) {
-      terminal.error(`${progressLine(progress)}\n`);
-    }
+    const plain = progress.epoch % PLAIN_EVERY === 0 || progress.training === 0;
+    showProgress(terminal, progressLine(progress), plain);
   };
 }
 
@@ -142,7 +139,7 @@ export function fitCommand(version: string): Command {
         report: (message) => {
           terminal.error(`${message}\n`);
         },
-        onProgress: showProgress(terminal),
+        onProgress: trainingProgress(terminal),
         checkpointEvery,
         resume: values.resume,
         overwrite: values.overwrite,

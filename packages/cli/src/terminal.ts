@@ -17,3 +17,12 @@ export const processTerminal: Terminal = {
     ? { status: (line: string) => process.stderr.write(`\r\u001b[2K${line}`) }
     : {}),
 };
+
+/**
+ * Shows a progress line: on an interactive terminal it replaces the status line; otherwise it
+ * goes to standard error as a plain line when `plain` (the command decides how often).
+ */
+export function showProgress(terminal: Terminal, line: string, plain: boolean): void {
+  if (terminal.status !== undefined) terminal.status(line);
+  else if (plain) terminal.error(`${line}\n`);
+}

@@ -16,11 +16,11 @@ describe('loadTheoryCard', () => {
       order: 0,
       evolutionMethod: 'EXA',
       q0: Math.SQRT2,
-      intrinsicCharm: false,
-      masses: { charm: Math.SQRT2, bottom: 4.5, top: 175 },
+      intrinsicCharm: true,
+      masses: { charm: 1.3, bottom: 4.5, top: 175 },
     });
     expect(strongCouplingOfTheory(card).alphaS(Math.SQRT2)).toBeCloseTo(0.35, 12);
-    // charm is active from Q0, so the LHAPDF grid opens with a 4-flavour block at Q0
+    // charm is fitted, so the LHAPDF grid opens with a 4-flavour block at Q0
     const qGrid = lhapdfQGrid(card);
     expect(qGrid[0]).toBe(Math.SQRT2);
     expect(qGrid.filter((q) => q === 4.5)).toHaveLength(2);
