@@ -1,16 +1,21 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bench, describe } from 'vitest';
 import { loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { SHARED_DATA } from '@partonfit/testing/shared-data';
 import { applyEvolutionOperator } from './apply-operator.js';
 import { buildEvolutionOperator, type EvolutionOperator } from './evolution-operator.js';
 import { evolvePdfs } from './evolve-pdfs.js';
+import { cachedEvolutionOperator } from './operator-cache.js';
 import { lhapdfQGrid } from './q-grid.js';
 import { readTheoryCard, type PerturbativeOrder } from './theory-card.js';
 import { toyPdfs, X_GRID } from './toy-proton.fixture.js';
 
 /**
  * Building the evolution operator of theory 200 (NNPDF4.0's 196 x knots and 50 Q knots, from
- * `../shared/data`) cold, applying it to 100 replicas, and evolving 100 replicas directly.
+ * `../shared/data`) cold, applying it to 100 replicas, and evolving 100 replicas directly; then
+ * building it into an empty HDF5 cache (the build and the write) and reading it from there.
  *
  * Run: `npx vitest bench --run --project evolution evolution.bench` (repository root).
  * `PARTONFIT_BENCH_PTO` (default 2) sets the order; `PARTONFIT_BENCH_TOY=1` uses the toy 100-knot
@@ -53,5 +58,26 @@ describe(`evolution of theory 200 at PTO ${order}: ${n} x knots, ${qGrid.length}
       evolvePdfs(card, { xGrid, qGrid }, xf, replicas);
     },
     options,
+  );
+});
+
+const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-operator-bench-'));
+
+describe(`the operator cache of theory 200 at PTO ${order}: ${n} x knots, ${qGrid.length} Q knots`, () => {
+  bench(
+    'build the operator and write it to the cache (cold)',
+    async () => {
+      await rm(cacheFolder, { recursive: true, force: true });
+      await cachedEvolutionOperator(card, { xGrid, qGrid }, { cacheFolder });
+    },
+    options,
+  );
+  bench(
+    'build the operator from the cache',
+    async () => {
+      const { fromCache } = await cachedEvolutionOperator(card, { xGrid, qGrid }, { cacheFolder });
+      if (!fromCache) throw new Error('expected the operator in the cache');
+    },
+    { ...options, iterations: 3 },
   );
 });
