@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bench, describe } from 'vitest';
+import { afterAll, bench, describe } from 'vitest';
 import { loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { SHARED_DATA } from '@partonfit/testing/shared-data';
 import { applyEvolutionOperator } from './apply-operator.js';
@@ -62,6 +62,7 @@ describe(`evolution of theory 200 at PTO ${order}: ${n} x knots, ${qGrid.length}
 });
 
 const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-operator-bench-'));
+afterAll(() => rm(cacheFolder, { recursive: true, force: true }));
 
 describe(`the operator cache of theory 200 at PTO ${order}: ${n} x knots, ${qGrid.length} Q knots`, () => {
   bench(
