@@ -32,7 +32,9 @@ describe('multiplyBanded', () => {
     const out = new Float64Array(2 * n * 5);
     multiplyBanded(kernel, state, out, n, 2, 5, band, 'dense');
     const expected = multiplyDense(kernel, state, 2 * n, 2 * n, 5);
-    out.forEach((value, i) => expect(value).toBeCloseTo(expected[i], 13));
+    out.forEach((value, i) => {
+      expect(value).toBeCloseTo(expected[i], 13);
+    });
   });
 
   it('should equal the dense product cut to the band for an operator state', () => {
@@ -45,7 +47,9 @@ describe('multiplyBanded', () => {
       multiplyBanded(kernel, state, out, n, blocks, columns, band, lowerBand);
       const full = multiplyDense(kernel, state, blocks * n, blocks * n, columns);
       const expected = dropBelowBand(Float64Array.from(full), n, columns, lowerBand);
-      out.forEach((value, i) => expect(value).toBeCloseTo(expected[i], 13));
+      out.forEach((value, i) => {
+        expect(value).toBeCloseTo(expected[i], 13);
+      });
       // What was dropped is really there in the full product: the cut is not a no-op.
       expect(full.some((value, i) => expected[i] === 0 && value !== 0)).toBe(true);
     }

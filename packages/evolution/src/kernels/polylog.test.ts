@@ -12,7 +12,9 @@ describe('polylogarithms from their Bernoulli series', () => {
   it('should equal the defining power series on both sides of ½, up to y = 0.99', () => {
     for (const y of [-0.7, -0.3, 0.2, 0.5, 0.6, 0.8, 0.9, 0.99]) {
       expect(trilogarithm(y) / directSum(y, 3) - 1).toBeCloseTo(0, 14);
-      if (y >= 0) expect(dilogarithm(y) / directSum(y, 2) - 1).toBeCloseTo(0, 14);
+    }
+    for (const y of [0.2, 0.5, 0.6, 0.8, 0.9, 0.99]) {
+      expect(dilogarithm(y) / directSum(y, 2) - 1).toBeCloseTo(0, 14);
     }
   });
 
