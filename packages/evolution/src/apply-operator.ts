@@ -146,7 +146,10 @@ function multiplyColumns(
   }
 }
 
-/** product += M·input, M (n, n) and input (n, replicas) row-major, four columns of M at a time. */
+/**
+ * product += M·input, M (n, n) and input (n, replicas) row-major; M's rows are read eight
+ * entries at a time, and eight zeros (below an operator's band) are skipped.
+ */
 function multiplyInto(
   matrix: Float64Array,
   input: Float64Array,
@@ -158,19 +161,30 @@ function multiplyInto(
     const rowOffset = i * n;
     const outOffset = i * replicas;
     let l = 0;
-    for (; l + 3 < n; l += 4) {
-      const v0 = matrix[rowOffset + l];
-      const v1 = matrix[rowOffset + l + 1];
-      const v2 = matrix[rowOffset + l + 2];
-      const v3 = matrix[rowOffset + l + 3];
-      if (v0 === 0 && v1 === 0 && v2 === 0 && v3 === 0) continue;
+    for (; l + 7 < n; l += 8) {
+      const m = rowOffset + l;
+      const v0 = matrix[m];
+      const v1 = matrix[m + 1];
+      const v2 = matrix[m + 2];
+      const v3 = matrix[m + 3];
+      const v4 = matrix[m + 4];
+      const v5 = matrix[m + 5];
+      const v6 = matrix[m + 6];
+      const v7 = matrix[m + 7];
+      const zeros = v0 === 0 && v1 === 0 && v2 === 0 && v3 === 0;
+      if (zeros && v4 === 0 && v5 === 0 && v6 === 0 && v7 === 0) continue;
       const s0 = l * replicas;
-      const s1 = s0 + replicas;
-      const s2 = s1 + replicas;
-      const s3 = s2 + replicas;
       for (let r = 0; r < replicas; r++) {
+        const s = s0 + r;
         product[outOffset + r] +=
-          v0 * input[s0 + r] + v1 * input[s1 + r] + v2 * input[s2 + r] + v3 * input[s3 + r];
+          v0 * input[s] +
+          v1 * input[s + replicas] +
+          v2 * input[s + 2 * replicas] +
+          v3 * input[s + 3 * replicas] +
+          v4 * input[s + 4 * replicas] +
+          v5 * input[s + 5 * replicas] +
+          v6 * input[s + 6 * replicas] +
+          v7 * input[s + 7 * replicas];
       }
     }
     for (; l < n; l++) {

@@ -9,9 +9,10 @@ export type StateLayout = 'dense' | number;
 /**
  * C = M·S for a kernel matrix M made of `blocks × blocks` square blocks of size n, each upper
  * triangular except for `band` sub-diagonals (a convolution on an x-grid only reaches the knots
- * at and above x, plus the interpolation stencil), and S laid out as `layout` says. Zero entries
- * of M are skipped; for an operator state only the entries of C within its band are computed,
- * and S's entries below its band must be zero.
+ * at and above x, plus the interpolation stencil), and S laid out as `layout` says. M's rows are
+ * read eight entries at a time (a convolution's upper triangle has few zeros). For an operator
+ * state only the entries of C within its band are computed, and S's entries below its band must
+ * be zero.
  *
  * @param kernel - M, (blocks·n, blocks·n) row-major
  * @param state - S, (blocks·n, columns) row-major
@@ -46,23 +47,32 @@ export function multiplyBanded(
       for (let blockColumn = 0; blockColumn < blocks; blockColumn++) {
         const kernelOffset = row * size + blockColumn * n;
         let l = Math.max(0, i - band);
-        // Four rows of S at a time: C's row is read and written once for four products.
-        for (; l + 3 < n; l += 4) {
-          const v0 = kernel[kernelOffset + l];
-          const v1 = kernel[kernelOffset + l + 1];
-          const v2 = kernel[kernelOffset + l + 2];
-          const v3 = kernel[kernelOffset + l + 3];
-          if (v0 === 0 && v1 === 0 && v2 === 0 && v3 === 0) continue;
+        // Eight rows of S at a time: C's row is read and written once for eight products.
+        for (; l + 7 < n; l += 8) {
+          const k = kernelOffset + l;
+          const v0 = kernel[k];
+          const v1 = kernel[k + 1];
+          const v2 = kernel[k + 2];
+          const v3 = kernel[k + 3];
+          const v4 = kernel[k + 4];
+          const v5 = kernel[k + 5];
+          const v6 = kernel[k + 6];
+          const v7 = kernel[k + 7];
           const s0 = (blockColumn * n + l) * columns;
-          const s1 = s0 + columns;
-          const s2 = s1 + columns;
-          const s3 = s2 + columns;
           const first = firstColumn(l, i);
           for (let columnBlock = 0; columnBlock < columnBlocks; columnBlock++) {
             const to = (columnBlock + 1) * width;
             for (let c = columnBlock * width + first; c < to; c++) {
+              const s = s0 + c;
               out[outOffset + c] +=
-                v0 * state[s0 + c] + v1 * state[s1 + c] + v2 * state[s2 + c] + v3 * state[s3 + c];
+                v0 * state[s] +
+                v1 * state[s + columns] +
+                v2 * state[s + 2 * columns] +
+                v3 * state[s + 3 * columns] +
+                v4 * state[s + 4 * columns] +
+                v5 * state[s + 5 * columns] +
+                v6 * state[s + 6 * columns] +
+                v7 * state[s + 7 * columns];
             }
           }
         }
