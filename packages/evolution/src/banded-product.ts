@@ -105,6 +105,7 @@ export function dropBelowBand(
   columns: number,
   lowerBand: number,
 ): Float64Array {
+  if (columns === 0) return state;
   const rows = state.length / columns;
   for (let row = 0; row < rows; row++) {
     const i = row % n;

@@ -5,6 +5,7 @@ import {
   runEvolution,
   sumTerms,
   type EvolutionOptions,
+  type EvolutionSetup,
   type EvolutionState,
 } from './evolution-run.js';
 import type { TheoryCard } from './theory-card.js';
@@ -145,33 +146,57 @@ export function buildEvolutionOperator(
 ): EvolutionOperator {
   const setup = evolutionSetup(card, options);
   const n = setup.basis.xGrid.length;
-  const blocks: OperatorBlock[][] = [];
-  const activeFlavours: number[] = [];
-  const alphaS = new Float64Array(options.qGrid.length);
+  const recorder = operatorRecorder(card, setup, options.qGrid);
   const square = { values: identity(n), columns: n };
   runEvolution(
     card,
     setup,
     options.qGrid,
     {
-      layout: OPERATOR_LOWER_BAND_PER_DEGREE * setup.basis.degree,
+      layout: operatorLowerBand(setup),
       singlet: { values: identity(2 * n), columns: 2 * n },
       valence: square,
       plus: square,
       minus: square,
     },
-    ({ state, nf, index, alphaS: value }) => {
-      blocks.push(recordBlocks(state, setup.nf0, nf, n));
-      activeFlavours.push(nf);
-      alphaS[index] = value;
+    (step) => {
+      recorder.record(step.state, step.nf, step.alphaS);
     },
   );
+  return recorder.operator();
+}
+
+/** The sub-diagonals an operator keeps below each block's diagonal while it is built. */
+export function operatorLowerBand(setup: EvolutionSetup): number {
+  return OPERATOR_LOWER_BAND_PER_DEGREE * setup.basis.degree;
+}
+
+/** Collects an operator's blocks scale by scale, in the order of the Q grid. */
+export function operatorRecorder(
+  card: TheoryCard,
+  setup: EvolutionSetup,
+  qGrid: readonly number[],
+): {
+  record(state: EvolutionState, nf: number, alphaS: number): void;
+  operator(): EvolutionOperator;
+} {
+  const n = setup.basis.xGrid.length;
+  const blocks: OperatorBlock[][] = [];
+  const activeFlavours: number[] = [];
+  const alphaS: number[] = [];
   return {
-    xGrid: setup.basis.xGrid,
-    q0: card.q0,
-    qGrid: Float64Array.from(options.qGrid),
-    activeFlavours,
-    alphaS,
-    blocks,
+    record(state, nf, value) {
+      blocks.push(recordBlocks(state, setup.nf0, nf, n));
+      activeFlavours.push(nf);
+      alphaS.push(value);
+    },
+    operator: () => ({
+      xGrid: setup.basis.xGrid,
+      q0: card.q0,
+      qGrid: Float64Array.from(qGrid),
+      activeFlavours,
+      alphaS: Float64Array.from(alphaS),
+      blocks,
+    }),
   };
 }

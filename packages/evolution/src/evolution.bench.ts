@@ -10,7 +10,8 @@ import { toyPdfs, X_GRID } from './toy-proton.fixture.js';
 
 /**
  * Building the evolution operator of theory 200 (NNPDF4.0's 196 x knots and 50 Q knots, from
- * `../shared/data`) cold, applying it to 100 replicas, and evolving 100 replicas directly.
+ * `../shared/data`) cold on one thread and on two (the compiled package's worker threads),
+ * applying it to 100 replicas, and evolving 100 replicas directly.
  *
  * Run: `npx vitest bench --run --project evolution evolution.bench` (repository root).
  * `PARTONFIT_BENCH_PTO` (default 2) sets the order; `PARTONFIT_BENCH_TOY=1` uses the toy 100-knot
@@ -31,12 +32,22 @@ const toy = toyPdfs(1);
 if (n === X_GRID.length) for (let r = 0; r < replicas; r++) xf.set(toy, r * n * 14);
 const options = { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 };
 let operator: EvolutionOperator | undefined;
+// Worker threads run the compiled package: build it first (npm run build).
+const builtPackage = new URL('../dist/index.js', import.meta.url).href;
+const built = (await import(builtPackage)) as typeof import('./index.js');
 
 describe(`evolution of theory 200 at PTO ${order}: ${n} x knots, ${qGrid.length} Q knots`, () => {
   bench(
     'build the operator (cold)',
     () => {
       operator = buildEvolutionOperator(card, { xGrid, qGrid });
+    },
+    options,
+  );
+  bench(
+    'build the operator (cold) in two worker threads',
+    async () => {
+      await built.buildEvolutionOperatorInParallel(card, { xGrid, qGrid });
     },
     options,
   );

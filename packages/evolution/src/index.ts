@@ -13,6 +13,11 @@ export {
   type OperatorBlock,
 } from './evolution-operator.js';
 export {
+  buildEvolutionOperatorInParallel,
+  type ParallelBuildOptions,
+} from './operator-in-parallel.js';
+export { OPERATOR_PARTS, type OperatorPart } from './operator-parts.js';
+export {
   DEFAULT_INTERPOLATION_DEGREE,
   DEFAULT_MAX_STEP,
   type EvolutionOptions,
