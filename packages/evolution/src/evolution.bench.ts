@@ -3,6 +3,7 @@ import { loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { SHARED_DATA } from '@partonfit/testing/shared-data';
 import { applyEvolutionOperator } from './apply-operator.js';
 import { buildEvolutionOperator, type EvolutionOperator } from './evolution-operator.js';
+import type { buildEvolutionOperatorInParallel } from './operator-in-parallel.js';
 import { evolvePdfs } from './evolve-pdfs.js';
 import { lhapdfQGrid } from './q-grid.js';
 import { readTheoryCard, type PerturbativeOrder } from './theory-card.js';
@@ -34,7 +35,9 @@ const options = { iterations: 1, time: 0, warmupIterations: 0, warmupTime: 0 };
 let operator: EvolutionOperator | undefined;
 // Worker threads run the compiled package: build it first (npm run build).
 const builtPackage = new URL('../dist/index.js', import.meta.url).href;
-const built = (await import(builtPackage)) as typeof import('./index.js');
+const built = (await import(builtPackage)) as {
+  buildEvolutionOperatorInParallel: typeof buildEvolutionOperatorInParallel;
+};
 
 describe(`evolution of theory 200 at PTO ${order}: ${n} x knots, ${qGrid.length} Q knots`, () => {
   bench(
