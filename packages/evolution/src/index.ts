@@ -18,6 +18,8 @@ export {
   type EvolutionOptions,
 } from './evolution-run.js';
 export { evolvePdfs } from './evolve-pdfs.js';
+export { ekoEvolutionOperator, type EkoInput } from './eko/eko-evolution-operator.js';
+export { parseEkoOperator, readEkoOperator, type EkoOperator } from './eko/eko-operator.js';
 export { writeEvolvedLhapdfSet, type EvolvedSet } from './evolved-lhapdf-set.js';
 export {
   interpolationMatrix,
