@@ -19,7 +19,7 @@ import {
 export interface EkoOperator {
   /** The tar file it was read from. */
   readonly file: string;
-  /** `eko_version` of the metadata, when present. */
+  /** `eko_version` of the metadata, when it is a string or number. */
   readonly ekoVersion: string | undefined;
   /** The input scale Q0 in GeV: √`q2_ref`. */
   readonly q0: number;
@@ -249,7 +249,8 @@ export function parseEkoOperator(bytes: Uint8Array, file: string): EkoOperator {
   const version = record.values.eko_version;
   return {
     file,
-    ekoVersion: version === undefined ? undefined : String(version),
+    ekoVersion:
+      typeof version === 'string' || typeof version === 'number' ? String(version) : undefined,
     q0: Math.sqrt(q2RefOf(record, member)),
     q2Grid,
     inputXGrid,
