@@ -14,7 +14,7 @@ import { defineCommand, UsageError } from './define-command.js';
 import { evolveWithEko } from './evolve-with-eko.js';
 
 const USAGE =
-  'partonfit evolve <fit folder> --theory <theory card> [--q-grid <file> | --eko <EKO tar>] [--output <folder>]';
+  'partonfit evolve <fit folder> --theory <theory card> [--q-grid <file> | --eko <EKO tar> [--interpolate-x]] [--output <folder>]';
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -98,6 +98,7 @@ export const evolveCommand = defineCommand({
     theory: { type: 'string' },
     'q-grid': { type: 'string' },
     eko: { type: 'string' },
+    'interpolate-x': { type: 'boolean' },
     output: { type: 'string' },
   },
   positionals: 1,
@@ -110,8 +111,17 @@ export const evolveCommand = defineCommand({
     const xf = stackReplicas(grids, files, card);
     if (values.eko !== undefined) {
       const fitAtQ0 = { fit, source: files[0], xGrid: grids[0].xGrid, xf, replicas: grids.length };
-      const output = resolve(values.output ?? fitFolder);
-      await evolveWithEko(values.eko, card, fitAtQ0, output, values['q-grid'], terminal);
+      await evolveWithEko(
+        card,
+        fitAtQ0,
+        {
+          ekoFile: values.eko,
+          interpolateX: values['interpolate-x'] === true,
+          qGridFile: values['q-grid'],
+          output: resolve(values.output ?? fitFolder),
+        },
+        terminal,
+      );
       return;
     }
     const qGrid =

@@ -5,10 +5,11 @@ import { FLAVOUR_BASIS } from '@partonfit/core';
 import {
   applyEvolutionOperator,
   ekoEvolutionOperator,
+  interpolateReplicas,
   readEkoOperator,
   type EkoOperator,
 } from '@partonfit/evolution';
-import { formatExportGrid } from '@partonfit/fit-folder';
+import { formatExportGrid, readExportGrid } from '@partonfit/fit-folder';
 import { loadLhapdfMember, loadLhapdfSet, xfAtScale } from '@partonfit/io';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,13 +90,11 @@ describe.skipIf(!hasInputs)('partonfit evolve --eko', () => {
     }
   });
 
-  it('should refuse a fit on another x-grid, naming both grids, and write nothing', async () => {
+  it('should refuse a fit on another x-grid, naming both grids, and interpolate it only when asked', async () => {
     const other = join(folder, 'quick');
+    const exportGrid = join(other, 'nnfit', 'replica_1', 'quick.exportgrid');
     await mkdir(join(other, 'nnfit', 'replica_1'), { recursive: true });
-    await copyFile(
-      `${SHARED_DATA}n3fit_reference/quickcard_1.exportgrid`,
-      join(other, 'nnfit', 'replica_1', 'quick.exportgrid'),
-    );
+    await copyFile(`${SHARED_DATA}n3fit_reference/quickcard_1.exportgrid`, exportGrid);
     const result = await run('evolve', other, '--eko', EKO, '--theory', CARD);
     expect(result.code).toBe(1);
     expect(result.error).toContain(
@@ -103,6 +102,37 @@ describe.skipIf(!hasInputs)('partonfit evolve --eko', () => {
     );
     expect(result.error).toContain('(196 points, 1e-9 … 1)');
     expect(await exists(join(other, 'quick'))).toBe(false);
+
+    const interpolated = await run(
+      'evolve',
+      other,
+      '--eko',
+      EKO,
+      '--theory',
+      CARD,
+      '--interpolate-x',
+    );
+    expect(interpolated.error).toBe('');
+    expect(interpolated.out).toContain('interpolated onto its 50-point x-grid');
+    const member = await loadLhapdfMember(await loadLhapdfSet(join(other, 'quick')), 1);
+    expect(member.xKnots.length).toBe(50);
+    const grid = await readExportGrid(exportGrid);
+    const onEkoGrid = interpolateReplicas(
+      Float64Array.from(grid.pdfGrid),
+      1,
+      grid.xGrid,
+      eko.inputXGrid,
+    );
+    const operator = ekoEvolutionOperator(eko, { xGrid: eko.inputXGrid, q0: 1.65, source: 'test' });
+    const evolved = applyEvolutionOperator(operator, onEkoGrid, 1);
+    const gluon = FLAVOUR_BASIS.findIndex((entry) => entry.pid === 21);
+    const column = member.pids.indexOf(21);
+    for (const i of [5, 25, 45]) {
+      const index = i * FLAVOUR_BASIS.length + gluon;
+      const written = (q: number) => member.values[(i * 2 + q) * member.pids.length + column];
+      expect(Math.abs(written(0) / onEkoGrid[index] - 1)).toBeLessThan(1e-7);
+      expect(Math.abs(written(1) / evolved[index] - 1)).toBeLessThan(1e-7);
+    }
   });
 
   it('should refuse --q-grid with --eko and a card of another αs', async () => {

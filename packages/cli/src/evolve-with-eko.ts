@@ -2,6 +2,7 @@ import { FLAVOUR_BASIS, InputFileError } from '@partonfit/core';
 import {
   applyEvolutionOperator,
   ekoEvolutionOperator,
+  interpolateReplicas,
   readEkoOperator,
   strongCouplingOfTheory,
   writeEvolvedLhapdfSet,
@@ -26,6 +27,39 @@ export interface FitAtQ0 {
   readonly xf: Float64Array;
   /** The number of replicas. */
   readonly replicas: number;
+}
+
+/** How `partonfit evolve` was asked to use an EKO. */
+export interface EkoRequest {
+  /** `--eko`: the EKO tar. */
+  readonly ekoFile: string;
+  /** `--interpolate-x`: interpolate the replicas onto the EKO's input x-grid first. */
+  readonly interpolateX: boolean;
+  /** `--q-grid`, which an EKO excludes. */
+  readonly qGridFile: string | undefined;
+  /** The folder that receives the set `<output>/<fit>`. */
+  readonly output: string;
+}
+
+/**
+ * The replicas on the EKO's input x-grid: as they are, or interpolated (log-x Lagrange, degree
+ * 4, as eko and evolven3fit interpolate) when asked and the EKO's grid lies inside theirs.
+ */
+function onEkoGrid(eko: EkoOperator, fitAtQ0: FitAtQ0, interpolateX: boolean): FitAtQ0 {
+  if (!interpolateX) return fitAtQ0;
+  const { xGrid, xf, replicas } = fitAtQ0;
+  if (eko.inputXGrid[0] < xGrid[0]) {
+    throw new InputFileError({
+      file: eko.file,
+      key: 'inputgrid',
+      problem: `starts at x = ${eko.inputXGrid[0]}, below the x-grid of ${fitAtQ0.source} (from ${xGrid[0]}): interpolation cannot reach it`,
+    });
+  }
+  return {
+    ...fitAtQ0,
+    xGrid: eko.inputXGrid,
+    xf: interpolateReplicas(xf, replicas, xGrid, eko.inputXGrid),
+  };
 }
 
 /** Refuses an EKO whose αs is not the card's, or whose scales do not rise from Q0. */
@@ -54,37 +88,37 @@ function checkEkoAgainstCard(eko: EkoOperator, card: TheoryCard): void {
  * `partonfit evolve <fit> --eko <file> --theory <card>`: evolves the fit's replicas with a
  * precomputed EKO (eko 0.8's tar format) instead of building the operator, and writes the LHAPDF
  * set at Q0 followed by the EKO's target scales (Q0 is added, the replicas themselves, when the
- * EKO does not start there, since an LHAPDF block needs two scales). The card is the theory the
- * EKO was computed with: the set's order, masses and αs, checked against the EKO's αs. Nothing is
- * written when the EKO does not fit (another x-grid or Q0, another αs).
+ * EKO does not start there, since an LHAPDF block needs two scales). The replicas must be on the
+ * EKO's input x-grid, unless `--interpolate-x` interpolates them onto it (the set is then on the
+ * EKO's grid). The card is the theory the EKO was computed with: the set's order, masses and αs,
+ * checked against the EKO's αs. Nothing is written when the EKO does not fit (another x-grid or
+ * Q0, another αs).
  *
- * @param ekoFile - the EKO tar
  * @param card - the theory card of the EKO
  * @param fitAtQ0 - the replicas to evolve
- * @param output - the folder that receives the set `<output>/<fit>`
- * @param qGridFile - `--q-grid`, which an EKO excludes
+ * @param request - the EKO, the options and the output folder
  * @throws UsageError when `--q-grid` is given too
  * @throws InputFileError from the EKO's reader, or when it does not apply to the fit
  */
 export async function evolveWithEko(
-  ekoFile: string,
   card: TheoryCard,
   fitAtQ0: FitAtQ0,
-  output: string,
-  qGridFile: string | undefined,
+  request: EkoRequest,
   terminal: Terminal,
 ): Promise<void> {
-  if (qGridFile !== undefined) {
+  const { ekoFile } = request;
+  if (request.qGridFile !== undefined) {
     throw new UsageError('--q-grid and --eko exclude each other: the EKO holds its own scales');
   }
-  const { fit, source, xGrid, xf, replicas } = fitAtQ0;
   const eko = await readEkoOperator(ekoFile);
+  const { fit, source, xGrid, xf, replicas } = onEkoGrid(eko, fitAtQ0, request.interpolateX);
   const operator = ekoEvolutionOperator(eko, { xGrid, q0: card.q0, source });
   checkEkoAgainstCard(eko, card);
   const startsAtQ0 = Math.abs(operator.qGrid[0] / eko.q0 - 1) < 1e-8;
   const qGrid = [...(startsAtQ0 ? [] : [eko.q0]), ...operator.qGrid];
   terminal.out(
-    `evolving ${replicas} replica(s) of ${fit} with the EKO ${ekoFile} (eko ${eko.ekoVersion ?? 'unknown'}) ` +
+    `evolving ${replicas} replica(s) of ${fit} with the EKO ${ekoFile} (eko ${eko.ekoVersion ?? 'unknown'}` +
+      `${request.interpolateX ? `, interpolated onto its ${xGrid.length}-point x-grid` : ''}) ` +
       `from Q0 = ${eko.q0} GeV to ${qGrid.map((q) => q.toPrecision(6)).join(', ')} GeV\n`,
   );
   const evolved = applyEvolutionOperator(operator, xf, replicas);
@@ -98,7 +132,7 @@ export async function evolveWithEko(
       (r * qGrid.length + added) * slice,
     );
   }
-  const setFolder = await writeEvolvedLhapdfSet(output, {
+  const setFolder = await writeEvolvedLhapdfSet(request.output, {
     name: fit,
     description: `partonfit fit ${fit} evolved with the EKO ${ekoFile} (${card.file})`,
     card,

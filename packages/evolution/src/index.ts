@@ -32,6 +32,7 @@ export { NNLO_MATCHING_KERNELS, type MatchingKernels } from './kernels/matching-
 export { kernelMoment } from './kernels/moments.js';
 export { splittingKernels } from './kernels/splitting-functions.js';
 export { lhapdfQGrid, type QGridOptions } from './q-grid.js';
+export { interpolateReplicas } from './replica-interpolation.js';
 export {
   createStrongCoupling,
   strongCouplingOfTheory,
