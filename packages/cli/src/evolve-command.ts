@@ -11,9 +11,10 @@ import {
 import { listReplicaFolders, readExportGrid, type ExportGridContents } from '@partonfit/fit-folder';
 import { parse } from 'yaml';
 import { defineCommand, UsageError } from './define-command.js';
+import { evolveWithEko } from './evolve-with-eko.js';
 
 const USAGE =
-  'partonfit evolve <fit folder> --theory <theory card> [--q-grid <file>] [--output <folder>]';
+  'partonfit evolve <fit folder> --theory <theory card> [--q-grid <file> | --eko <EKO tar> [--interpolate-x]] [--output <folder>]';
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -86,6 +87,8 @@ function stackReplicas(
  * (postfit's replicas when present, else nnfit's, as evolven3fit) with the theory card and
  * writes an LHAPDF 6 set `<output>/<fit>` (by default inside the fit folder): member 0 the
  * replica average, NNPDF's Q grid (`lhapdfQGrid`) unless `--q-grid` gives a YAML list of scales.
+ * With `--eko <file>` a precomputed EKO evolves them instead, to its own scales
+ * ({@link evolveWithEko}).
  */
 export const evolveCommand = defineCommand({
   name: 'evolve',
@@ -94,6 +97,8 @@ export const evolveCommand = defineCommand({
   options: {
     theory: { type: 'string' },
     'q-grid': { type: 'string' },
+    eko: { type: 'string' },
+    'interpolate-x': { type: 'boolean' },
     output: { type: 'string' },
   },
   positionals: 1,
@@ -104,6 +109,21 @@ export const evolveCommand = defineCommand({
     const card = await readTheoryCard(values.theory);
     const { source, files, grids } = await fitExportGrids(fitFolder);
     const xf = stackReplicas(grids, files, card);
+    if (values.eko !== undefined) {
+      const fitAtQ0 = { fit, source: files[0], xGrid: grids[0].xGrid, xf, replicas: grids.length };
+      await evolveWithEko(
+        card,
+        fitAtQ0,
+        {
+          ekoFile: values.eko,
+          interpolateX: values['interpolate-x'] === true,
+          qGridFile: values['q-grid'],
+          output: resolve(values.output ?? fitFolder),
+        },
+        terminal,
+      );
+      return;
+    }
     const qGrid =
       values['q-grid'] === undefined ? lhapdfQGrid(card) : await qGridOf(values['q-grid']);
     terminal.out(

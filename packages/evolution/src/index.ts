@@ -23,6 +23,8 @@ export {
   type EvolutionOptions,
 } from './evolution-run.js';
 export { evolvePdfs } from './evolve-pdfs.js';
+export { ekoEvolutionOperator, type EkoInput } from './eko/eko-evolution-operator.js';
+export { parseEkoOperator, readEkoOperator, type EkoOperator } from './eko/eko-operator.js';
 export { writeEvolvedLhapdfSet, type EvolvedSet } from './evolved-lhapdf-set.js';
 export {
   interpolationMatrix,
@@ -35,6 +37,7 @@ export { NNLO_MATCHING_KERNELS, type MatchingKernels } from './kernels/matching-
 export { kernelMoment } from './kernels/moments.js';
 export { splittingKernels } from './kernels/splitting-functions.js';
 export { lhapdfQGrid, type QGridOptions } from './q-grid.js';
+export { interpolateReplicas } from './replica-interpolation.js';
 export {
   createStrongCoupling,
   strongCouplingOfTheory,
