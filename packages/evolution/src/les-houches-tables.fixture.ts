@@ -129,10 +129,13 @@ export const COLUMN_FLAVOURS: Readonly<Record<TableColumn, readonly [LhaFlavour,
 
 /** One published table: x·f at μF² = μR² = 10⁴ GeV² at the {@link TABLE_X} points. */
 export interface LesHouchesTable {
-  /** Where the numbers come from. */
+  /** Where the numbers come from: paper and table. */
   readonly source: string;
+  /** The perturbative order of the evolution. */
   readonly order: PerturbativeOrder;
+  /** The flavour-number scheme. */
   readonly scheme: LesHouchesScheme;
+  /** The table's columns, each (x) at the {@link TABLE_X} points. */
   readonly columns: Partial<Record<TableColumn, readonly number[]>>;
 }
 
