@@ -1,6 +1,6 @@
 import { InputFileError } from '@partonfit/core';
 import { parseYamlRecord, readInputText, type YamlRecord } from '@partonfit/io';
-import { flavoursAllowedAt, LIGHT_FLAVOURS, thresholdScales2 } from './thresholds.js';
+import { flavoursAllowedAt, LIGHT_FLAVOURS, thresholdsOfTheory } from './thresholds.js';
 
 /** Perturbative order: 0 LO, 1 NLO, 2 NNLO (NNPDF's `PTO`). */
 export type PerturbativeOrder = 0 | 1 | 2;
@@ -133,24 +133,20 @@ function fixedFlavoursOf(record: YamlRecord): number | undefined {
  * `nfref`, checked against the flavours active at Qref: the number active there or, on a
  * threshold, the one below it.
  */
-function alphaSRefFlavoursOf(
-  record: YamlRecord,
-  qRef: number,
-  masses: HeavyQuarkValues,
-  ratios: HeavyQuarkValues,
-  maxNfAlphaS: number,
-): number | undefined {
+function alphaSRefFlavoursOf(record: YamlRecord, card: TheoryCard): number | undefined {
   const value = record.values.nfref;
   if (value === undefined || value === null) return undefined;
   const flavours = integerIn(record, 'nfref', 3, 6);
-  const fixed = fixedFlavoursOf(record);
-  const thresholds2 = fixed === undefined ? thresholdScales2(masses, ratios, maxNfAlphaS) : [];
-  const allowed = flavoursAllowedAt(qRef * qRef, thresholds2, fixed ?? LIGHT_FLAVOURS);
+  const allowed = flavoursAllowedAt(
+    card.qRef * card.qRef,
+    thresholdsOfTheory(card, card.maxNfAlphaS),
+    card.fixedFlavours ?? LIGHT_FLAVOURS,
+  );
   if (allowed.includes(flavours)) return flavours;
   throw unsupported(
     record,
     'nfref',
-    `${flavours} flavours do not apply at Qref = ${qRef} GeV; expected ${allowed.join(' or ')}`,
+    `${flavours} flavours do not apply at Qref = ${card.qRef} GeV; expected ${allowed.join(' or ')}`,
   );
 }
 
@@ -176,29 +172,27 @@ export function parseTheoryCard(text: string, file: string): TheoryCard {
   if (!(masses.charm < masses.bottom && masses.bottom < masses.top)) {
     throw unsupported(record, 'mb', 'expected mc < mb < mt');
   }
-  const thresholdRatios = {
-    charm: positiveNumber(record, 'kcThr'),
-    bottom: positiveNumber(record, 'kbThr'),
-    top: positiveNumber(record, 'ktThr'),
-  };
-  const qRef = positiveNumber(record, 'Qref');
-  const maxNfAlphaS = integerIn(record, 'MaxNfAs', 3, 6);
-  return {
+  const card: TheoryCard = {
     file,
     id: typeof idValue === 'number' ? idValue : undefined,
     order: integerIn(record, 'PTO', 0, 2) as PerturbativeOrder,
     alphaSRef: positiveNumber(record, 'alphas'),
-    qRef,
+    qRef: positiveNumber(record, 'Qref'),
     q0: positiveNumber(record, 'Q0'),
     masses,
-    thresholdRatios,
-    maxNfAlphaS,
-    alphaSRefFlavours: alphaSRefFlavoursOf(record, qRef, masses, thresholdRatios, maxNfAlphaS),
+    thresholdRatios: {
+      charm: positiveNumber(record, 'kcThr'),
+      bottom: positiveNumber(record, 'kbThr'),
+      top: positiveNumber(record, 'ktThr'),
+    },
+    maxNfAlphaS: integerIn(record, 'MaxNfAs', 3, 6),
+    alphaSRefFlavours: undefined,
     maxNfPdf: integerIn(record, 'MaxNfPdf', 3, 6),
     fixedFlavours: fixedFlavoursOf(record),
     intrinsicCharm: integerIn(record, 'IC', 0, 1) === 1,
     evolutionMethod: evolutionMethodOf(record),
   };
+  return { ...card, alphaSRefFlavours: alphaSRefFlavoursOf(record, card) };
 }
 
 /**
