@@ -15,7 +15,7 @@ import {
 } from './kernel-matrices.js';
 import { strongCouplingOfTheory } from './strong-coupling.js';
 import type { EvolutionMethod, PerturbativeOrder, TheoryCard } from './theory-card.js';
-import { LIGHT_FLAVOURS, thresholdScales2 } from './thresholds.js';
+import { LIGHT_FLAVOURS, thresholdsOfTheory } from './thresholds.js';
 
 /** Default polynomial degree of the log-x interpolation. */
 export const DEFAULT_INTERPOLATION_DEGREE = 4;
@@ -310,23 +310,30 @@ function unsupported(card: TheoryCard, key: string, problem: string): InputFileE
   return new InputFileError({ file: card.file, key, problem });
 }
 
-/** The number of PDF flavours at Q0 and the squared PDF thresholds, checked against the card. */
+/**
+ * The number of PDF flavours at Q0 and the squared PDF thresholds, checked against the card: in
+ * a fixed-flavour-number scheme `NfFF` and none; else 3 plus the thresholds below Q0 (a
+ * threshold at Q0 itself is crossed, with its matching, on the way up).
+ */
 function flavoursAtQ0(card: TheoryCard): { nf0: number; thresholds2: number[] } {
-  if (card.maxNfPdf !== card.maxNfAlphaS) {
+  if (card.fixedFlavours === undefined && card.maxNfPdf !== card.maxNfAlphaS) {
     throw unsupported(
       card,
       'MaxNfPdf',
       `${card.maxNfPdf} differs from MaxNfAs = ${card.maxNfAlphaS}; only equal numbers are supported`,
     );
   }
-  const thresholds2 = thresholdScales2(card.masses, card.thresholdRatios, card.maxNfPdf);
+  const thresholds2 = thresholdsOfTheory(card, card.maxNfPdf);
   const q02 = card.q0 * card.q0;
-  const nf0 = LIGHT_FLAVOURS + thresholds2.filter((threshold2) => threshold2 < q02).length;
+  const nf0 =
+    card.fixedFlavours ??
+    LIGHT_FLAVOURS + thresholds2.filter((threshold2) => threshold2 < q02).length;
+  const where = card.fixedFlavours === undefined ? 'Q0 above the charm threshold' : 'NfFF > 3';
   if (card.intrinsicCharm && nf0 === LIGHT_FLAVOURS) {
     throw unsupported(card, 'IC', 'intrinsic charm needs Q0 above the charm threshold kcThr·mc');
   }
   if (!card.intrinsicCharm && nf0 > LIGHT_FLAVOURS) {
-    throw unsupported(card, 'IC', 'Q0 above the charm threshold needs IC: 1 (fitted charm)');
+    throw unsupported(card, 'IC', `${where} needs IC: 1 (charm at Q0 is an input)`);
   }
   if (card.order > 0) {
     const orderName = card.order === 2 ? 'NNLO' : 'NLO';

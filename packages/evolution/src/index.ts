@@ -53,4 +53,11 @@ export {
   type PerturbativeOrder,
   type TheoryCard,
 } from './theory-card.js';
-export { activeFlavours, LIGHT_FLAVOURS, thresholdScales2 } from './thresholds.js';
+export {
+  activeFlavours,
+  flavoursAllowedAt,
+  LIGHT_FLAVOURS,
+  maxPdfFlavours,
+  thresholdScales2,
+  thresholdsOfTheory,
+} from './thresholds.js';
