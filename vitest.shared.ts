@@ -1,7 +1,14 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineProject } from 'vitest/config';
 
 /** Workspace packages resolve to their TypeScript sources in tests. */
 const SOURCE_CONDITIONS = ['@partonfit/source', 'node', 'import', 'default'];
+/**
+ * The cache folder of every test (`$XDG_CACHE_HOME`): fit inputs, operators and downloads that
+ * tests prepare land in the temporary folder, never in the user's own `~/.cache/partonfit`.
+ */
+const TEST_ENVIRONMENT = { XDG_CACHE_HOME: join(tmpdir(), 'partonfit-tests', 'cache') };
 /** Slow tests of real external programs, in the `integration` project. */
 const INTEGRATION_TESTS = 'src/**/*.integration.test.ts';
 
@@ -19,6 +26,7 @@ export function packageProject(name: string) {
       include: ['src/**/*.test.ts'],
       exclude: [INTEGRATION_TESTS],
       environment: 'node',
+      env: TEST_ENVIRONMENT,
       testTimeout: 60_000,
     },
   });
@@ -37,6 +45,7 @@ export function integrationProject() {
       name: 'integration',
       include: [`packages/*/${INTEGRATION_TESTS}`],
       environment: 'node',
+      env: TEST_ENVIRONMENT,
       testTimeout: 600_000,
       hookTimeout: 120_000,
     },

@@ -14,10 +14,11 @@ import { listReplicaFolders, readExportGrid, type ExportGridContents } from '@pa
 import { parse } from 'yaml';
 import { defineCommand } from './define-command.js';
 import { evolveTheoryCard } from './evolve-theory.js';
+import { evolveWithEko } from './evolve-with-eko.js';
 import { showProgress, type Terminal } from './terminal.js';
 
 const USAGE =
-  'partonfit evolve <fit folder> [--theory <theory card>] [--q-grid <file>] [--output <folder>] [--no-cache]';
+  'partonfit evolve <fit folder> [--theory <theory card>] [--q-grid <file> | --eko <EKO tar> [--interpolate-x]] [--output <folder>] [--no-cache]';
 
 /** Scales between two plain progress lines when the output is not a terminal. */
 const PLAIN_EVERY = 10;
@@ -128,7 +129,8 @@ async function evolutionOperator(
  * an LHAPDF 6 set `<output>/<fit>` (by default inside the fit folder): member 0 the replica
  * average, NNPDF's Q grid (`lhapdfQGrid`) unless `--q-grid` gives a YAML list of scales. The
  * operator is built once (or read from the cache; `--no-cache` neither reads nor writes it) and
- * applied to all replicas in one product.
+ * applied to all replicas in one product. With `--eko <file>` a precomputed EKO evolves them
+ * instead, to its own scales ({@link evolveWithEko}).
  */
 export const evolveCommand = defineCommand({
   name: 'evolve',
@@ -137,6 +139,8 @@ export const evolveCommand = defineCommand({
   options: {
     theory: { type: 'string' },
     'q-grid': { type: 'string' },
+    eko: { type: 'string' },
+    'interpolate-x': { type: 'boolean' },
     output: { type: 'string' },
     'no-cache': { type: 'boolean' },
   },
@@ -147,6 +151,21 @@ export const evolveCommand = defineCommand({
     const card = await evolveTheoryCard(fitFolder, values.theory);
     const { source, files, grids } = await fitExportGrids(fitFolder);
     const xf = stackReplicas(grids, files, card);
+    if (values.eko !== undefined) {
+      const fitAtQ0 = { fit, source: files[0], xGrid: grids[0].xGrid, xf, replicas: grids.length };
+      await evolveWithEko(
+        card,
+        fitAtQ0,
+        {
+          ekoFile: values.eko,
+          interpolateX: values['interpolate-x'] === true,
+          qGridFile: values['q-grid'],
+          output: resolve(values.output ?? fitFolder),
+        },
+        terminal,
+      );
+      return;
+    }
     const qGrid =
       values['q-grid'] === undefined ? lhapdfQGrid(card) : await qGridOf(values['q-grid']);
     terminal.out(

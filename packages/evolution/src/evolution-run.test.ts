@@ -44,4 +44,21 @@ describe('evolutionSetup', () => {
     expect(problemOf('Q0: 1.65\n').message).toContain('needs IC: 1');
     expect(problemOf('MaxNfPdf: 4\n').key).toBe('MaxNfPdf');
   });
+
+  it('should start with 3 flavours at Q0 = mc and cross the threshold on the way up', () => {
+    const setup = evolutionSetup(toyTheoryCard('Q0: 1.51\n'), { xGrid: X_GRID, qGrid: [10] });
+    expect(setup.nf0).toBe(3);
+    expect(problemOf('Q0: 1.51\nIC: 1\n').message).toContain('intrinsic charm needs Q0 above');
+  });
+
+  it('should evolve NfFF flavours from Q0 without thresholds in a fixed-flavour-number scheme', () => {
+    const ffns = 'FNS: FFNS\nNfFF: 4\n';
+    const setup = evolutionSetup(toyTheoryCard(`${ffns}IC: 1\n`), {
+      xGrid: X_GRID,
+      qGrid: [10, 100],
+    });
+    expect(setup.nf0).toBe(4);
+    expect(setup.thresholds2).toEqual([]);
+    expect(problemOf(ffns).message).toContain('NfFF > 3 needs IC: 1');
+  });
 });

@@ -1,6 +1,11 @@
 import { InputFileError, InvalidArgumentError } from '@partonfit/core';
 import { betaCoefficients } from './beta-function.js';
-import { multiplyBanded, multiplyDense } from './banded-product.js';
+import {
+  dropBelowBand,
+  multiplyBanded,
+  multiplyDense,
+  type StateLayout,
+} from './banded-product.js';
 import { logLagrangeBasis, type LogLagrangeBasis } from './interpolation.js';
 import {
   matchingMatrices,
@@ -10,7 +15,7 @@ import {
 } from './kernel-matrices.js';
 import { strongCouplingOfTheory } from './strong-coupling.js';
 import type { EvolutionMethod, PerturbativeOrder, TheoryCard } from './theory-card.js';
-import { LIGHT_FLAVOURS, thresholdScales2 } from './thresholds.js';
+import { LIGHT_FLAVOURS, thresholdsOfTheory } from './thresholds.js';
 
 /** Default polynomial degree of the log-x interpolation. */
 export const DEFAULT_INTERPOLATION_DEGREE = 4;
@@ -146,10 +151,11 @@ function derivative(
   exactKernel: Record<SectorKind, Float64Array> | undefined,
   n: number,
   band: number,
+  layout: StateLayout,
 ): Float64Array[] {
   const product = (matrix: Float64Array, state: Float64Array) => {
     const out = new Float64Array(state.length);
-    multiplyBanded(matrix, state, out, n, sector.blocks, sector.columns, band);
+    multiplyBanded(matrix, state, out, n, sector.blocks, sector.columns, band, layout);
     return out;
   };
   if (exactKernel !== undefined) return [product(exactKernel[sector.kind], terms[0])];
@@ -174,6 +180,7 @@ function evolveSectors(
   maxStep: number,
   n: number,
   band: number,
+  layout: StateLayout,
 ): void {
   if (u0 === u1) return;
   const steps = Math.max(1, Math.ceil(Math.abs(u1 - u0) / maxStep));
@@ -187,13 +194,13 @@ function evolveSectors(
     for (const sector of sectors) {
       const a = (uu: number) => Math.exp(uu);
       const x0 = sector.terms;
-      const k1 = derivative(sector, x0, kernels, a(u), start, n, band);
+      const k1 = derivative(sector, x0, kernels, a(u), start, n, band, layout);
       const x1 = x0.map((term, j) => combine(1, term, h / 2, k1[j]));
-      const k2 = derivative(sector, x1, kernels, a(u + h / 2), middle, n, band);
+      const k2 = derivative(sector, x1, kernels, a(u + h / 2), middle, n, band, layout);
       const x2 = x0.map((term, j) => combine(1, term, h / 2, k2[j]));
-      const k3 = derivative(sector, x2, kernels, a(u + h / 2), middle, n, band);
+      const k3 = derivative(sector, x2, kernels, a(u + h / 2), middle, n, band, layout);
       const x3 = x0.map((term, j) => combine(1, term, h, k3[j]));
-      const k4 = derivative(sector, x3, kernels, a(u + h), end, n, band);
+      const k4 = derivative(sector, x3, kernels, a(u + h), end, n, band, layout);
       sector.terms = x0.map((term, j) => {
         const out = new Float64Array(term.length);
         for (let i = 0; i < out.length; i++)
@@ -256,6 +263,7 @@ function crossThreshold(
   n: number,
   matching: MatchingMatrices | undefined,
   a: number,
+  layout: StateLayout,
 ): void {
   const singletColumns = state.singlet.columns;
   const oldSinglet = sumTerms(state.singlet.terms);
@@ -280,6 +288,12 @@ function crossThreshold(
         applyMatching(matching.nonSinglet, sumTerms(sector.terms), n, sector.columns, a2),
       ];
     }
+    if (layout !== 'dense') {
+      for (const sector of [state.singlet, ...nonSinglet]) {
+        dropBelowBand(sector.terms[0], n, sector.columns, layout);
+      }
+      dropBelowBand(newPlus, n, singletColumns, layout);
+    }
   }
   state.heavy.set(nf + 1, {
     plus: { kind: 'nsPlus', blocks: 1, columns: singletColumns, terms: [newPlus] },
@@ -296,23 +310,30 @@ function unsupported(card: TheoryCard, key: string, problem: string): InputFileE
   return new InputFileError({ file: card.file, key, problem });
 }
 
-/** The number of PDF flavours at Q0 and the squared PDF thresholds, checked against the card. */
+/**
+ * The number of PDF flavours at Q0 and the squared PDF thresholds, checked against the card: in
+ * a fixed-flavour-number scheme `NfFF` and none; else 3 plus the thresholds below Q0 (a
+ * threshold at Q0 itself is crossed, with its matching, on the way up).
+ */
 function flavoursAtQ0(card: TheoryCard): { nf0: number; thresholds2: number[] } {
-  if (card.maxNfPdf !== card.maxNfAlphaS) {
+  if (card.fixedFlavours === undefined && card.maxNfPdf !== card.maxNfAlphaS) {
     throw unsupported(
       card,
       'MaxNfPdf',
       `${card.maxNfPdf} differs from MaxNfAs = ${card.maxNfAlphaS}; only equal numbers are supported`,
     );
   }
-  const thresholds2 = thresholdScales2(card.masses, card.thresholdRatios, card.maxNfPdf);
+  const thresholds2 = thresholdsOfTheory(card, card.maxNfPdf);
   const q02 = card.q0 * card.q0;
-  const nf0 = LIGHT_FLAVOURS + thresholds2.filter((threshold2) => threshold2 < q02).length;
+  const nf0 =
+    card.fixedFlavours ??
+    LIGHT_FLAVOURS + thresholds2.filter((threshold2) => threshold2 < q02).length;
+  const where = card.fixedFlavours === undefined ? 'Q0 above the charm threshold' : 'NfFF > 3';
   if (card.intrinsicCharm && nf0 === LIGHT_FLAVOURS) {
     throw unsupported(card, 'IC', 'intrinsic charm needs Q0 above the charm threshold kcThr·mc');
   }
   if (!card.intrinsicCharm && nf0 > LIGHT_FLAVOURS) {
-    throw unsupported(card, 'IC', 'Q0 above the charm threshold needs IC: 1 (fitted charm)');
+    throw unsupported(card, 'IC', `${where} needs IC: 1 (charm at Q0 is an input)`);
   }
   if (card.order > 0) {
     const orderName = card.order === 2 ? 'NNLO' : 'NLO';
@@ -362,6 +383,8 @@ function checkQGrid(qGrid: readonly number[], q0: number, thresholds2: readonly 
  * Q0 (x rows each). For an operator they are identities, for PDFs the values themselves.
  */
 export interface InitialSectors {
+  /** `'dense'` for PDFs; for an operator its lower band (see {@link StateLayout}). */
+  readonly layout: StateLayout;
   readonly singlet: { readonly values: Float64Array; readonly columns: number };
   readonly valence: { readonly values: Float64Array; readonly columns: number };
   readonly plus: { readonly values: Float64Array; readonly columns: number };
@@ -486,13 +509,30 @@ export function runEvolution(
         maxStep,
         n,
         band,
+        initial.layout,
       );
-      crossThreshold(state, nf, n, matching, coupling.alphaS(threshold, nf + 1) / (4 * Math.PI));
+      crossThreshold(
+        state,
+        nf,
+        n,
+        matching,
+        coupling.alphaS(threshold, nf + 1) / (4 * Math.PI),
+        initial.layout,
+      );
       nf++;
       q = threshold;
       restartSegment(state, termCount);
     }
-    evolveSectors(sectorsOf(state), kernelsOf(nf), logA(q, nf), logA(target, nf), maxStep, n, band);
+    evolveSectors(
+      sectorsOf(state),
+      kernelsOf(nf),
+      logA(q, nf),
+      logA(target, nf),
+      maxStep,
+      n,
+      band,
+      initial.layout,
+    );
     q = target;
     onScale({ state, nf, index, alphaS: coupling.alphaS(target, nf) });
   });

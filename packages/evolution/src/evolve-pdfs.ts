@@ -66,6 +66,7 @@ export function evolvePdfs(
     setup,
     options.qGrid,
     {
+      layout: 'dense',
       singlet: { values: singlet, columns: replicas },
       valence: { values: valenceStart, columns: replicas },
       plus: { values: plus, columns: lightNonSinglets * replicas },

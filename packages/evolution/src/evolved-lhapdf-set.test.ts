@@ -119,4 +119,23 @@ describe('writeEvolvedLhapdfSet', () => {
       }),
     ).rejects.toThrow(InvalidArgumentError);
   });
+
+  it('should write the NfFF quarks of a fixed-flavour-number scheme in one block', async () => {
+    const ffns = toyTheoryCard('PTO: 0\nFNS: FFNS\nNfFF: 4\nIC: 1\n');
+    const qGrid = [1.4, 10];
+    const ffnsFolder = await writeEvolvedLhapdfSet(folder, {
+      name: 'toy_ffns4',
+      description: 'toy proton evolved at LO with 4 flavours',
+      card: ffns,
+      xGrid: X_GRID,
+      qGrid,
+      values: evolvePdfs(ffns, { xGrid: X_GRID, qGrid }, toyPdfs(1), 1),
+      replicas: 1,
+    });
+    const set = await loadLhapdfSet(ffnsFolder);
+    expect(set.flavours).toEqual([-4, -3, -2, -1, 21, 1, 2, 3, 4]);
+    expect(set.record.NumFlavors).toBe(4);
+    const text = await readFile(join(ffnsFolder, 'toy_ffns4_0001.dat'), 'utf8');
+    expect(readMemberByHand(text).map((block) => block.qs)).toEqual([qGrid]);
+  });
 });

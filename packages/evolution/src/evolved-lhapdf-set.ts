@@ -2,6 +2,7 @@ import { FLAVOUR_BASIS, InvalidArgumentError, ShapeError } from '@partonfit/core
 import { writeLhapdfSet, type LhapdfMemberGrid } from '@partonfit/io';
 import { strongCouplingOfTheory } from './strong-coupling.js';
 import type { TheoryCard } from './theory-card.js';
+import { maxPdfFlavours } from './thresholds.js';
 
 /** Z mass (GeV) at which `AlphaS_MZ` is given. */
 const MZ = 91.1876;
@@ -76,7 +77,7 @@ export async function writeEvolvedLhapdfSet(folder: string, set: EvolvedSet): Pr
       problem: `every LHAPDF block needs 2 scales or more, got blocks of ${blockSizes.join(', ')}`,
     });
   }
-  const pids = pidsOf(card.maxNfPdf);
+  const pids = pidsOf(maxPdfFlavours(card));
   const columns = pids.map((pid) => FLAVOUR_BASIS.findIndex((member) => member.pid === pid));
   const member = (weight: (replica: number) => number, replicaList: number[]) => {
     const grid = new Float64Array(nx * nq * pids.length);
@@ -121,7 +122,7 @@ export async function writeEvolvedLhapdfSet(folder: string, set: EvolvedSet): Pr
       description: set.description,
       orderQCD: card.order,
       errorType: 'replicas',
-      numFlavors: card.maxNfPdf,
+      numFlavors: maxPdfFlavours(card),
       flavorScheme: 'variable',
       mZ: MZ,
       masses: { charm: card.masses.charm, bottom: card.masses.bottom, top: card.masses.top },

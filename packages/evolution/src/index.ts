@@ -13,6 +13,11 @@ export {
   type OperatorBlock,
 } from './evolution-operator.js';
 export {
+  buildEvolutionOperatorInParallel,
+  type ParallelBuildOptions,
+} from './operator-in-parallel.js';
+export { OPERATOR_PARTS, type OperatorPart } from './operator-parts.js';
+export {
   DEFAULT_INTERPOLATION_DEGREE,
   DEFAULT_MAX_STEP,
   type EvolutionOptions,
@@ -24,6 +29,8 @@ export {
   TOY_LH_LO_THEORY,
 } from './embedded-theory.js';
 export { evolvePdfs } from './evolve-pdfs.js';
+export { ekoEvolutionOperator, type EkoInput } from './eko/eko-evolution-operator.js';
+export { parseEkoOperator, readEkoOperator, type EkoOperator } from './eko/eko-operator.js';
 export { writeEvolvedLhapdfSet, type EvolvedSet } from './evolved-lhapdf-set.js';
 export {
   interpolationMatrix,
@@ -43,6 +50,7 @@ export {
   type OperatorCacheOptions,
 } from './operator-cache.js';
 export { lhapdfQGrid, type QGridOptions } from './q-grid.js';
+export { interpolateReplicas } from './replica-interpolation.js';
 export {
   createStrongCoupling,
   strongCouplingOfTheory,
@@ -58,4 +66,11 @@ export {
   type PerturbativeOrder,
   type TheoryCard,
 } from './theory-card.js';
-export { activeFlavours, LIGHT_FLAVOURS, thresholdScales2 } from './thresholds.js';
+export {
+  activeFlavours,
+  flavoursAllowedAt,
+  LIGHT_FLAVOURS,
+  maxPdfFlavours,
+  thresholdScales2,
+  thresholdsOfTheory,
+} from './thresholds.js';

@@ -17,16 +17,13 @@ import {
   type Hdf5Dataset,
   type Hdf5FileContents,
 } from '@partonfit/io';
-import {
-  buildEvolutionOperator,
-  type EvolutionOperator,
-  type OperatorBlock,
-} from './evolution-operator.js';
+import type { EvolutionOperator, OperatorBlock } from './evolution-operator.js';
 import {
   DEFAULT_INTERPOLATION_DEGREE,
   DEFAULT_MAX_STEP,
   type EvolutionOptions,
 } from './evolution-run.js';
+import { buildEvolutionOperatorInParallel } from './operator-in-parallel.js';
 import type { TheoryCard } from './theory-card.js';
 
 /**
@@ -50,7 +47,7 @@ export interface OperatorCacheOptions {
    * `null` neither reads nor writes a cache.
    */
   readonly cacheFolder?: string | null;
-  /** Called after each output scale of a build (not when read from the cache). */
+  /** Called once for each output scale a build reaches, in order (not when read from the cache). */
   readonly onScale?: (done: number, total: number) => void;
   /**
    * Receives what went wrong with the cache without stopping the work: an InputFileError for a
@@ -178,8 +175,8 @@ function operatorOfContents(
 
 /**
  * The evolution operator of a theory on an x-grid and a Q grid (see
- * {@link buildEvolutionOperator}), from the HDF5 cache when it holds it, otherwise built and
- * written to the cache atomically (`<cacheFolder>/evolution-operator-<key>.h5`, the key from
+ * {@link buildEvolutionOperator}), from the HDF5 cache when it holds it, otherwise built (on two
+ * threads, {@link buildEvolutionOperatorInParallel}) and written to the cache atomically (`<cacheFolder>/evolution-operator-<key>.h5`, the key from
  * {@link operatorCacheKey}). A cache file whose checksum does not match, that HDF5 cannot read
  * or that is laid out otherwise is never used: the problem goes to `onCacheProblem` as an
  * InputFileError naming the file, and the operator is built again and the file replaced. The
@@ -196,13 +193,16 @@ export async function cachedEvolutionOperator(
   cache: OperatorCacheOptions = {},
 ): Promise<CachedEvolutionOperator> {
   const folder = cache.cacheFolder === undefined ? userCacheFolder() : cache.cacheFolder;
-  if (folder === null) {
-    return {
-      operator: buildEvolutionOperator(card, options, cache.onScale),
-      fromCache: false,
-      cacheFile: undefined,
-    };
-  }
+  let scalesDone = 0;
+  const build = () =>
+    buildEvolutionOperatorInParallel(card, options, {
+      onProgress: (done, total) => {
+        if (done <= scalesDone) return;
+        scalesDone = done;
+        cache.onScale?.(done, total);
+      },
+    });
+  if (folder === null) return { operator: await build(), fromCache: false, cacheFile: undefined };
   const cacheFile = join(folder, `evolution-operator-${operatorCacheKey(card, options)}.h5`);
   if (existsSync(cacheFile)) {
     try {
@@ -213,7 +213,7 @@ export async function cachedEvolutionOperator(
       cache.onCacheProblem?.(error);
     }
   }
-  const operator = buildEvolutionOperator(card, options, cache.onScale);
+  const operator = await build();
   try {
     await mkdir(folder, { recursive: true });
     await writeHdf5File(

@@ -35,4 +35,11 @@ describe('lhapdfQGrid', () => {
     expect(() => lhapdfQGrid(toyTheoryCard(''), { points: 6 })).toThrow(InvalidArgumentError);
     expect(() => lhapdfQGrid(toyTheoryCard(''), { qMax: 1 })).toThrow(/above Q0/);
   });
+
+  it('should make one block in a fixed-flavour-number scheme', () => {
+    const card = toyTheoryCard('FNS: FFNS\nNfFF: 4\nIC: 1\n');
+    const grid = lhapdfQGrid(card, { qMax: 1000, points: 20 });
+    expect(grid).toHaveLength(20);
+    expect(new Set(grid).size).toBe(20);
+  });
 });

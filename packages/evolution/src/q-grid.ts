@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@partonfit/core';
 import type { TheoryCard } from './theory-card.js';
-import { thresholdScales2 } from './thresholds.js';
+import { maxPdfFlavours, thresholdsOfTheory } from './thresholds.js';
 
 /** Λ (GeV) of the ln ln(Q²/Λ²) spacing of NNPDF's LHAPDF Q grids. */
 const GRID_LAMBDA = 0.25;
@@ -35,7 +35,7 @@ export function lhapdfQGrid(card: TheoryCard, options: QGridOptions = {}): numbe
       problem: `expected above Q0 = ${card.q0} GeV, got ${qMax}`,
     });
   }
-  const inside = thresholdScales2(card.masses, card.thresholdRatios, card.maxNfPdf)
+  const inside = thresholdsOfTheory(card, maxPdfFlavours(card))
     .map(Math.sqrt)
     .filter((threshold) => threshold > card.q0 && threshold < qMax);
   const edges = [card.q0, ...inside, qMax];

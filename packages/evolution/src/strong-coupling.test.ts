@@ -111,4 +111,34 @@ describe('createStrongCoupling', () => {
     expect(() => alphaS.alphaS(-1)).toThrow(/q: expected > 0/);
     expect(() => createStrongCoupling(settings({ alphaSRef: 1.5 }))).toThrow(InvalidArgumentError);
   });
+
+  it('should take αs(qRef) on a threshold in the lower number of flavours when asked', () => {
+    const a = 0.35 / (4 * Math.PI);
+    const above = createStrongCoupling(settings({ alphaSRef: 0.35, qRef: MC }));
+    expect(above.alphaS(MC)).toBeCloseTo(0.35, 14);
+    const below = createStrongCoupling(
+      settings({ alphaSRef: 0.35, qRef: MC, referenceFlavours: 3 }),
+    );
+    expect(below.alphaS(MC, 3)).toBeCloseTo(0.35, 14);
+    // matched upwards at the mass: a^(4) = a^(3)·(1 + 14/3·(a^(3))²)
+    expect(below.alphaS(MC) / (4 * Math.PI)).toBeCloseTo(a * (1 + (14 / 3) * a * a), 14);
+    expect(() => createStrongCoupling(settings({ referenceFlavours: 4 }))).toThrow(
+      /referenceFlavours: 4 active flavours do not apply at Q = 91.2 GeV \(5 do\)/,
+    );
+  });
+
+  it('should run with a fixed number of flavours at every scale', () => {
+    const alphaS = createStrongCoupling(
+      settings({ order: 0, thresholds2: [], thresholdLogs: [], fixedFlavours: 4 }),
+    );
+    expect(alphaS.activeFlavours(1)).toBe(4);
+    expect(alphaS.activeFlavours(1000)).toBe(4);
+    const a0 = 0.118 / (4 * Math.PI);
+    const beta0 = betaCoefficients(4, 0)[0];
+    const expected = (4 * Math.PI * a0) / (1 + beta0 * a0 * Math.log(1000 ** 2 / 91.2 ** 2));
+    expect(alphaS.alphaS(1000)).toBeCloseTo(expected, 12);
+    expect(() => createStrongCoupling(settings({ fixedFlavours: 4 }))).toThrow(
+      InvalidArgumentError,
+    );
+  });
 });

@@ -1,7 +1,12 @@
 import { InvalidArgumentError } from '@partonfit/core';
 import { betaCoefficients, betaFunction } from './beta-function.js';
 import type { PerturbativeOrder, TheoryCard } from './theory-card.js';
-import { activeFlavours, LIGHT_FLAVOURS, thresholdScales2 } from './thresholds.js';
+import {
+  activeFlavours,
+  flavoursAllowedAt,
+  LIGHT_FLAVOURS,
+  thresholdsOfTheory,
+} from './thresholds.js';
 
 /** What determines αs(Q): the settings of a theory card that enter it. */
 export interface StrongCouplingSettings {
@@ -11,8 +16,18 @@ export interface StrongCouplingSettings {
   readonly alphaSRef: number;
   /** The reference scale (GeV). */
   readonly qRef: number;
-  /** The squared threshold scales (GeV²), charm first, as {@link thresholdScales2} gives them. */
+  /** The squared threshold scales (GeV²), charm first, as `thresholdScales2` gives them. */
   readonly thresholds2: readonly number[];
+  /**
+   * The number of active flavours αs(qRef) is given in; by default the number active at qRef
+   * (the higher one on a threshold), on a threshold the lower one is allowed.
+   */
+  readonly referenceFlavours?: number;
+  /**
+   * A fixed-flavour-number scheme: this many active flavours at every scale (`thresholds2` then
+   * empty). By default 3 flavours below the first threshold.
+   */
+  readonly fixedFlavours?: number;
   /** ln(μ_h²/m_h²) at each threshold (0 when the threshold is at the pole mass). */
   readonly thresholdLogs: readonly number[];
   /**
@@ -110,6 +125,28 @@ function matchDown(a: number, order: PerturbativeOrder, logRatio: number): numbe
 }
 
 /**
+ * A number of flavours checked against a scale: by default the one active at q, else it must be
+ * allowed there ({@link flavoursAllowedAt}).
+ *
+ * @throws InvalidArgumentError naming `argument` when the number does not apply at q
+ */
+function flavoursAt(
+  argument: string,
+  flavours: number | undefined,
+  q: number,
+  thresholds2: readonly number[],
+  lowest: number,
+): number {
+  const allowed = flavoursAllowedAt(q * q, thresholds2, lowest);
+  if (flavours === undefined) return allowed[0];
+  if (allowed.includes(flavours)) return flavours;
+  throw new InvalidArgumentError({
+    argument,
+    problem: `${flavours} active flavours do not apply at Q = ${q} GeV (${allowed.join(' or ')} do)`,
+  });
+}
+
+/**
  * αs(Q) at LO, NLO or NNLO from a reference value, solving the renormalisation-group equation
  * of the β function truncated at the order (numerically or by its expansion, see
  * {@link StrongCouplingSettings.method}), with the number of active flavours changing at the heavy-quark thresholds and αs matched
@@ -117,7 +154,8 @@ function matchDown(a: number, order: PerturbativeOrder, logRatio: number): numbe
  * two-loop decoupling constant 14/3·a² at NNLO).
  *
  * @param settings - see {@link StrongCouplingSettings}, or use {@link strongCouplingOfTheory}
- * @throws InvalidArgumentError for a non-positive αs or scale
+ * @throws InvalidArgumentError for a non-positive αs or scale, or reference flavours that do
+ *   not apply at qRef
  */
 export function createStrongCoupling(settings: StrongCouplingSettings): StrongCoupling {
   const { order, qRef, thresholds2, thresholdLogs } = settings;
@@ -128,46 +166,49 @@ export function createStrongCoupling(settings: StrongCouplingSettings): StrongCo
     });
   if (!(qRef > 0))
     throw new InvalidArgumentError({ argument: 'qRef', problem: `expected > 0, got ${qRef}` });
+  const lowest = settings.fixedFlavours ?? LIGHT_FLAVOURS;
+  if (settings.fixedFlavours !== undefined && thresholds2.length > 0)
+    throw new InvalidArgumentError({
+      argument: 'thresholds2',
+      problem: `expected none with ${settings.fixedFlavours} fixed flavours, got ${thresholds2.length}`,
+    });
   const solve = settings.method === 'exact' ? evolveCoupling : expandCoupling;
-  const nfRef = activeFlavours(qRef * qRef, thresholds2);
+  const nfRef = flavoursAt(
+    'referenceFlavours',
+    settings.referenceFlavours,
+    qRef,
+    thresholds2,
+    lowest,
+  );
   const tRef = Math.log(qRef * qRef);
   const aRef = settings.alphaSRef / (4 * Math.PI);
   const betas: number[][] = [];
-  for (let nf = LIGHT_FLAVOURS; nf <= LIGHT_FLAVOURS + thresholds2.length; nf++)
+  for (let nf = lowest; nf <= lowest + thresholds2.length; nf++)
     betas[nf] = betaCoefficients(nf, order);
   // a^(nf) at the boundary of region nf nearest to the reference: (ln μ², a)
   const starts: { t: number; a: number }[] = [];
   starts[nfRef] = { t: tRef, a: aRef };
-  for (let nf = nfRef; nf < LIGHT_FLAVOURS + thresholds2.length; nf++) {
+  for (let nf = nfRef; nf < lowest + thresholds2.length; nf++) {
     const start = starts[nf];
-    const threshold = nf - LIGHT_FLAVOURS;
+    const threshold = nf - lowest;
     const t = Math.log(thresholds2[threshold]);
     const below = solve(start.a, start.t, t, betas[nf]);
     starts[nf + 1] = { t, a: matchUp(below, order, thresholdLogs[threshold]) };
   }
-  for (let nf = nfRef; nf > LIGHT_FLAVOURS; nf--) {
+  for (let nf = nfRef; nf > lowest; nf--) {
     const start = starts[nf];
-    const threshold = nf - LIGHT_FLAVOURS - 1;
+    const threshold = nf - lowest - 1;
     const t = Math.log(thresholds2[threshold]);
     const above = solve(start.a, start.t, t, betas[nf]);
     starts[nf - 1] = { t, a: matchDown(above, order, thresholdLogs[threshold]) };
   }
-  const flavoursAt = (q: number) => activeFlavours(q * q, thresholds2);
   return {
     settings,
-    activeFlavours: flavoursAt,
+    activeFlavours: (q: number) => activeFlavours(q * q, thresholds2, lowest),
     alphaS(q: number, nf?: number): number {
       if (!(q > 0))
         throw new InvalidArgumentError({ argument: 'q', problem: `expected > 0, got ${q}` });
-      const region = flavoursAt(q);
-      const atThreshold = thresholds2.includes(q * q);
-      const flavours = nf ?? region;
-      if (flavours !== region && !(atThreshold && flavours === region - 1)) {
-        throw new InvalidArgumentError({
-          argument: 'nf',
-          problem: `${flavours} active flavours do not apply at Q = ${q} GeV (${region} do)`,
-        });
-      }
+      const flavours = flavoursAt('nf', nf, q, thresholds2, lowest);
       const start = starts[flavours];
       const a = solve(start.a, start.t, Math.log(q * q), betas[flavours]);
       return 4 * Math.PI * a;
@@ -176,7 +217,8 @@ export function createStrongCoupling(settings: StrongCouplingSettings): StrongCo
 }
 
 /**
- * The strong coupling of a theory card: `PTO`, `alphas` at `Qref`, thresholds at
+ * The strong coupling of a theory card: `PTO`, `alphas` at `Qref` (in `nfref` flavours when
+ * given), thresholds at
  * `kcThr·mc`, `kbThr·mb`, `ktThr·mt` up to `MaxNfAs` flavours, solved as `ModEv` says (`TRN`:
  * expanded, `EXA`: exact), as NNPDF's evolution with APFEL and eko does.
  *
@@ -188,12 +230,14 @@ export function strongCouplingOfTheory(card: TheoryCard): StrongCoupling {
     card.thresholdRatios.bottom,
     card.thresholdRatios.top,
   ];
-  const thresholds2 = thresholdScales2(card.masses, card.thresholdRatios, card.maxNfAlphaS);
+  const thresholds2 = thresholdsOfTheory(card, card.maxNfAlphaS);
   return createStrongCoupling({
     order: card.order,
     alphaSRef: card.alphaSRef,
     qRef: card.qRef,
     thresholds2,
+    ...(card.alphaSRefFlavours === undefined ? {} : { referenceFlavours: card.alphaSRefFlavours }),
+    ...(card.fixedFlavours === undefined ? {} : { fixedFlavours: card.fixedFlavours }),
     thresholdLogs: thresholds2.map((_, h) => 2 * Math.log(ratios[h])),
     method: card.evolutionMethod === 'TRN' ? 'expanded' : 'exact',
   });

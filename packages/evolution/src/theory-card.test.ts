@@ -87,4 +87,25 @@ describe('parseTheoryCard', () => {
     expect(problemOf(CARD.replace('alphas: 0.118', 'alphas: high')).key).toBe('alphas');
     expect(problemOf(CARD.replace('mb: 4.92', 'mb: 200')).key).toBe('mb');
   });
+
+  it('should read the flavours αs(Qref) is given in, on a threshold the lower one too', () => {
+    expect(parseTheoryCard(CARD, 'card.yaml').alphaSRefFlavours).toBeUndefined();
+    expect(parseTheoryCard(`${CARD}nfref: null\n`, 'card.yaml').alphaSRefFlavours).toBeUndefined();
+    expect(parseTheoryCard(`${CARD}nfref: 5\n`, 'card.yaml').alphaSRefFlavours).toBe(5);
+    const onCharm = CARD.replace('Qref: 91.2', 'Qref: 1.51');
+    expect(parseTheoryCard(`${onCharm}nfref: 3\n`, 'card.yaml').alphaSRefFlavours).toBe(3);
+    const error = problemOf(`${CARD}nfref: 4\n`);
+    expect(error).toMatchObject({ line: 20, key: 'nfref' });
+    expect(error.message).toContain('4 flavours do not apply at Qref = 91.2 GeV; expected 5');
+    expect(problemOf(`${onCharm}nfref: 5\n`).message).toContain('expected 4 or 3');
+  });
+
+  it('should read a fixed-flavour-number scheme from FNS: FFNS and NfFF', () => {
+    const ffns = parseTheoryCard(`${CARD}FNS: FFNS\nNfFF: 4\nnfref: 4\n`, 'card.yaml');
+    expect(ffns).toMatchObject({ fixedFlavours: 4, alphaSRefFlavours: 4 });
+    const fonll = parseTheoryCard(`${CARD}FNS: FONLL-C\nNfFF: 4\n`, 'card.yaml');
+    expect(fonll.fixedFlavours).toBeUndefined();
+    expect(problemOf(`${CARD}FNS: FFNS\n`).message).toBe('card.yaml: NfFF: missing');
+    expect(problemOf(`${CARD}FNS: FFNS\nNfFF: 4\nnfref: 5\n`).key).toBe('nfref');
+  });
 });

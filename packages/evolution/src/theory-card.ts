@@ -1,5 +1,6 @@
 import { InputFileError } from '@partonfit/core';
 import { parseYamlRecord, readInputText, type YamlRecord } from '@partonfit/io';
+import { flavoursAllowedAt, LIGHT_FLAVOURS, thresholdsOfTheory } from './thresholds.js';
 
 /** Perturbative order: 0 LO, 1 NLO, 2 NNLO (NNPDF's `PTO`). */
 export type PerturbativeOrder = 0 | 1 | 2;
@@ -40,8 +41,21 @@ export interface TheoryCard {
   readonly thresholdRatios: HeavyQuarkValues;
   /** `MaxNfAs`: the largest number of active flavours in αs. */
   readonly maxNfAlphaS: number;
+  /**
+   * `nfref`: the number of active flavours αs(Qref) is given in; undefined (absent or `null`)
+   * for the number active at Qref. When Qref sits on a threshold the higher number is the
+   * default and the lower one may be chosen (the Les Houches benchmarks give αs at μ0 = mc with
+   * 3 flavours).
+   */
+  readonly alphaSRefFlavours: number | undefined;
   /** `MaxNfPdf`: the largest number of active flavours in the PDF evolution. */
   readonly maxNfPdf: number;
+  /**
+   * `NfFF` when `FNS: FFNS`: a fixed-flavour-number scheme, that many active flavours at every
+   * scale in αs and in the PDFs (no thresholds; `MaxNfAs`/`MaxNfPdf` do not apply). Undefined
+   * for every other `FNS` (`ZM-VFNS`, `FONLL-*`): the evolution crosses the thresholds.
+   */
+  readonly fixedFlavours: number | undefined;
   /** `IC`: charm is fitted at Q0 (intrinsic charm). */
   readonly intrinsicCharm: boolean;
   /** `ModEv`. */
@@ -110,6 +124,32 @@ function evolutionMethodOf(record: YamlRecord): EvolutionMethod {
   return method;
 }
 
+/** `NfFF` in a fixed-flavour-number scheme (`FNS: FFNS`), else undefined. */
+function fixedFlavoursOf(record: YamlRecord): number | undefined {
+  return record.values.FNS === 'FFNS' ? integerIn(record, 'NfFF', 3, 6) : undefined;
+}
+
+/**
+ * `nfref`, checked against the flavours active at Qref: the number active there or, on a
+ * threshold, the one below it.
+ */
+function alphaSRefFlavoursOf(record: YamlRecord, card: TheoryCard): number | undefined {
+  const value = record.values.nfref;
+  if (value === undefined || value === null) return undefined;
+  const flavours = integerIn(record, 'nfref', 3, 6);
+  const allowed = flavoursAllowedAt(
+    card.qRef * card.qRef,
+    thresholdsOfTheory(card, card.maxNfAlphaS),
+    card.fixedFlavours ?? LIGHT_FLAVOURS,
+  );
+  if (allowed.includes(flavours)) return flavours;
+  throw unsupported(
+    record,
+    'nfref',
+    `${flavours} flavours do not apply at Qref = ${card.qRef} GeV; expected ${allowed.join(' or ')}`,
+  );
+}
+
 /**
  * Reads the evolution settings of an NNPDF theory card (YAML, e.g.
  * `theory_cards/200.yaml`).
@@ -132,7 +172,7 @@ export function parseTheoryCard(text: string, file: string): TheoryCard {
   if (!(masses.charm < masses.bottom && masses.bottom < masses.top)) {
     throw unsupported(record, 'mb', 'expected mc < mb < mt');
   }
-  return {
+  const card: TheoryCard = {
     file,
     id: typeof idValue === 'number' ? idValue : undefined,
     order: integerIn(record, 'PTO', 0, 2) as PerturbativeOrder,
@@ -146,10 +186,13 @@ export function parseTheoryCard(text: string, file: string): TheoryCard {
       top: positiveNumber(record, 'ktThr'),
     },
     maxNfAlphaS: integerIn(record, 'MaxNfAs', 3, 6),
+    alphaSRefFlavours: undefined,
     maxNfPdf: integerIn(record, 'MaxNfPdf', 3, 6),
+    fixedFlavours: fixedFlavoursOf(record),
     intrinsicCharm: integerIn(record, 'IC', 0, 1) === 1,
     evolutionMethod: evolutionMethodOf(record),
   };
+  return { ...card, alphaSRefFlavours: alphaSRefFlavoursOf(record, card) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { HeavyQuarkValues } from './theory-card.js';
+import type { HeavyQuarkValues, TheoryCard } from './theory-card.js';
 
 /** The first number of light flavours: u, d and s are always active. */
 export const LIGHT_FLAVOURS = 3;
@@ -25,15 +25,62 @@ export function thresholdScales2(
 }
 
 /**
- * The number of active flavours at μ²: 3 plus the thresholds at or below μ², so at a threshold
- * itself the higher number applies (as APFEL's and eko's αs, and the `AlphaS_Vals` of NNPDF's
- * LHAPDF sets, have it).
+ * The number of active flavours at μ²: the lowest number plus the thresholds at or below μ², so
+ * at a threshold itself the higher number applies (as APFEL's and eko's αs, and the
+ * `AlphaS_Vals` of NNPDF's LHAPDF sets, have it).
  *
  * @param mu2 - μ² (GeV²)
  * @param thresholds2 - the squared threshold scales of {@link thresholdScales2}
+ * @param lowest - the number below the first threshold: 3, or the fixed number of a
+ *   fixed-flavour-number scheme (no thresholds)
  */
-export function activeFlavours(mu2: number, thresholds2: readonly number[]): number {
-  let nf = LIGHT_FLAVOURS;
+export function activeFlavours(
+  mu2: number,
+  thresholds2: readonly number[],
+  lowest: number = LIGHT_FLAVOURS,
+): number {
+  let nf = lowest;
   for (const threshold2 of thresholds2) if (mu2 >= threshold2) nf++;
   return nf;
+}
+
+/**
+ * The numbers of active flavours a quantity given at μ² may be in: {@link activeFlavours}, and
+ * on a threshold also the number below it (the value before the matching).
+ *
+ * @param mu2 - μ² (GeV²)
+ * @param thresholds2 - the squared threshold scales of {@link thresholdScales2}
+ * @param lowest - as for {@link activeFlavours}
+ * @returns the higher number first
+ */
+export function flavoursAllowedAt(
+  mu2: number,
+  thresholds2: readonly number[],
+  lowest: number = LIGHT_FLAVOURS,
+): number[] {
+  const active = activeFlavours(mu2, thresholds2, lowest);
+  return thresholds2.includes(mu2) ? [active, active - 1] : [active];
+}
+
+/**
+ * The squared thresholds a card's αs (`maxNf` = `MaxNfAs`) or PDFs (`MaxNfPdf`) cross: those of
+ * {@link thresholdScales2}, none in a fixed-flavour-number scheme.
+ *
+ * @param card - the theory card
+ * @param maxNf - the largest number of active flavours of a variable-flavour-number scheme
+ */
+export function thresholdsOfTheory(card: TheoryCard, maxNf: number): number[] {
+  return card.fixedFlavours === undefined
+    ? thresholdScales2(card.masses, card.thresholdRatios, maxNf)
+    : [];
+}
+
+/**
+ * The largest number of flavours in a card's PDFs: `NfFF` in a fixed-flavour-number scheme,
+ * else `MaxNfPdf`.
+ *
+ * @param card - the theory card
+ */
+export function maxPdfFlavours(card: TheoryCard): number {
+  return card.fixedFlavours ?? card.maxNfPdf;
 }

@@ -14,7 +14,12 @@ export const X_GRID = Float64Array.from([
  * theory 200; `overrides` are YAML lines that replace keys (the last key wins).
  */
 export function toyTheoryCard(overrides: string): TheoryCard {
-  const text = `PTO: 2
+  return parseTheoryCard(toyTheoryCardText(overrides), 'toy-theory.yaml');
+}
+
+/** The text of {@link toyTheoryCard}. */
+export function toyTheoryCardText(overrides: string): string {
+  return `PTO: 2
 IC: 0
 ModEv: TRN
 MaxNfAs: 5
@@ -30,7 +35,6 @@ kbThr: 1.0
 mt: 172.5
 ktThr: 1.0
 ${overrides}`;
-  return parseTheoryCard(text, 'toy-theory.yaml');
 }
 
 /**

@@ -25,6 +25,7 @@ describe('partonfit errors', () => {
       file: 'theory_200/fastkernel/FK_POSXDQ.dat',
       line: 27,
       key: 'FastKernel',
+      problem: 'expected 16 numbers, got 15',
     });
     expect(error.name).toBe('InputFileError');
   });

@@ -16,6 +16,8 @@ export class InputFileError extends PartonfitError {
   readonly line: number | undefined;
   /** The key, section or field of the problem, when the format has them. */
   readonly key: string | undefined;
+  /** What is wrong, without the file, line and key the message starts with. */
+  readonly problem: string;
 
   constructor(options: {
     file: string;
@@ -31,6 +33,7 @@ export class InputFileError extends PartonfitError {
     this.file = options.file;
     this.line = options.line;
     this.key = options.key;
+    this.problem = options.problem;
   }
 
   static override isInstance(error: unknown): error is InputFileError {

@@ -7,4 +7,12 @@ export {
   type InputBytes,
   type InputText,
 } from './read-input.js';
-export { isTar, readTarHeader, TAR_BLOCK, tarMetadata, type TarHeader } from './tar.js';
+export {
+  isTar,
+  readTarHeader,
+  TAR_BLOCK,
+  tarEntries,
+  tarMetadata,
+  type TarEntry,
+  type TarHeader,
+} from './tar.js';

@@ -4,7 +4,7 @@ const BLOCK = 512;
 const MAGIC_OFFSET = 257;
 
 /** One entry of a tar archive, as far as the readers need it. */
-interface TarEntry {
+export interface TarEntry {
   /** The member name, with a pax `path` or GNU long name applied. */
   readonly name: string;
   /** The type flag: `0` (or NUL) regular file, `5` directory, `2` symlink, … */

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { decodeLz4Frame, isLz4Frame } from './lz4-frame.js';
 import { inputFileError } from '@partonfit/testing';
-import { hexBytes, lz4Frame } from './pineappl.fixture.js';
+import { lz4Frame } from '@partonfit/testing/lz4';
+import { hexBytes } from './pineappl.fixture.js';
 import { xxhash32 } from './xxhash32.js';
 
 const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -1,27 +1,4 @@
-import { xxhash32 } from './xxhash32.js';
-
 /** Bytes from a hex string. */
 export function hexBytes(hex: string): Uint8Array {
   return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
-}
-
-/**
- * An LZ4 frame with no checksums or content size around `blocks`, each `{ stored }` (kept as is,
- * the block size's high bit set) or `{ compressed }` (raw LZ4 sequences), linked or independent.
- */
-export function lz4Frame(
-  blocks: readonly ({ stored: Uint8Array } | { compressed: Uint8Array })[],
-  options: { independent: boolean },
-): Uint8Array {
-  const flags = 0x40 | (options.independent ? 0x20 : 0);
-  const descriptor = Uint8Array.of(flags, 0x40);
-  const headerChecksum = (xxhash32(descriptor) >>> 8) & 0xff;
-  const parts: number[] = [0x04, 0x22, 0x4d, 0x18, ...descriptor, headerChecksum];
-  for (const block of blocks) {
-    const data = 'stored' in block ? block.stored : block.compressed;
-    const word = (data.length | ('stored' in block ? 0x80000000 : 0)) >>> 0;
-    parts.push(word & 0xff, (word >>> 8) & 0xff, (word >>> 16) & 0xff, word >>> 24, ...data);
-  }
-  parts.push(0, 0, 0, 0);
-  return Uint8Array.from(parts);
 }

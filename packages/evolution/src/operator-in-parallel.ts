@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import {
+  operatorLowerBand,
+  operatorRecorder,
+  type EvolutionOperator,
+} from './evolution-operator.js';
+import { evolutionSetup, type EvolutionOptions } from './evolution-run.js';
+import {
+  joinOperatorParts,
+  OPERATOR_PARTS,
+  runOperatorPart,
+  type OperatorPart,
+  type OperatorPartJob,
+  type OperatorPartStep,
+} from './operator-parts.js';
+import type { TheoryCard } from './theory-card.js';
+
+/** What {@link buildEvolutionOperatorInParallel} can report while it works. */
+export interface ParallelBuildOptions {
+  /** Called each time both halves have reached one more output scale. */
+  readonly onProgress?: (scalesDone: number, scales: number) => void;
+}
+
+const WORKER = new URL('./operator-part-worker.js', import.meta.url);
+
+/** One half evolved in a worker thread, its steps in Q-grid order. */
+function partInWorker(job: OperatorPartJob, onStep: () => void): Promise<OperatorPartStep[]> {
+  return new Promise((resolve, reject) => {
+    const steps: OperatorPartStep[] = [];
+    const worker = new Worker(WORKER, { workerData: job });
+    worker.on('message', (step: OperatorPartStep) => {
+      steps.push(step);
+      onStep();
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      if (code === 0) resolve(steps);
+      else reject(new Error(`the worker evolving the ${job.part} half exited with code ${code}`));
+    });
+  });
+}
+
+/**
+ * {@link buildEvolutionOperator} on two threads: the operator's columns split into the halves of
+ * {@link OperatorPart}, each evolved in a worker thread, then joined — the same operator, bit for
+ * bit, in about half the time on a machine with two cores. Where the package runs from its
+ * TypeScript sources (no compiled worker beside this module) the halves run one after the other
+ * on this thread.
+ *
+ * @param card - the theory card
+ * @param options - the grids and numerical settings
+ * @throws InvalidArgumentError for a bad x-grid or Q grid (a scale below Q0, decreasing scales)
+ * @throws InputFileError naming the card's key for settings not supported here
+ */
+export async function buildEvolutionOperatorInParallel(
+  card: TheoryCard,
+  options: EvolutionOptions,
+  { onProgress }: ParallelBuildOptions = {},
+): Promise<EvolutionOperator> {
+  const setup = evolutionSetup(card, options);
+  const lowerBand = operatorLowerBand(setup);
+  const scales = options.qGrid.length;
+  const done = new Map<OperatorPart, number>(OPERATOR_PARTS.map((part) => [part, 0]));
+  const progress = (part: OperatorPart) => () => {
+    done.set(part, (done.get(part) ?? 0) + 1);
+    onProgress?.(Math.min(...done.values()), scales);
+  };
+  const jobs = OPERATOR_PARTS.map((part) => ({ card, options, part, lowerBand }));
+  const [quarkSinglet, gluon] = existsSync(fileURLToPath(WORKER))
+    ? await Promise.all(jobs.map((job) => partInWorker(job, progress(job.part))))
+    : jobs.map((job) => {
+        const steps: OperatorPartStep[] = [];
+        runOperatorPart(card, options, job.part, lowerBand, (step) => {
+          steps.push(step);
+          progress(job.part)();
+        });
+        return steps;
+      });
+  const n = setup.basis.xGrid.length;
+  const recorder = operatorRecorder(card, setup, options.qGrid);
+  quarkSinglet.forEach((step, q) => {
+    recorder.record(joinOperatorParts(step, gluon[q], n), step.nf, step.alphaS);
+  });
+  return recorder.operator();
+}
