@@ -8,7 +8,7 @@ import { applyEvolutionOperator } from './apply-operator.js';
 import { buildEvolutionOperator, type EvolutionOperator } from './evolution-operator.js';
 import type { buildEvolutionOperatorInParallel } from './operator-in-parallel.js';
 import { evolvePdfs } from './evolve-pdfs.js';
-import type { cachedEvolutionOperator } from './operator-cache.js';
+import { cachedEvolutionOperator } from './operator-cache.js';
 import { lhapdfQGrid } from './q-grid.js';
 import { readTheoryCard, type PerturbativeOrder } from './theory-card.js';
 import { toyPdfs, X_GRID } from './toy-proton.fixture.js';
@@ -17,7 +17,8 @@ import { toyPdfs, X_GRID } from './toy-proton.fixture.js';
  * Building the evolution operator of theory 200 (NNPDF4.0's 196 x knots and 50 Q knots, from
  * `../shared/data`) cold on one thread and on two (the compiled package's worker threads),
  * applying it to 100 replicas, and evolving 100 replicas directly; then building it into an
- * empty HDF5 cache (the two-thread build and the write) and reading it from there.
+ * empty HDF5 cache (from the sources: the build on one thread, and the write) and reading it from
+ * there.
  *
  * Run: `npx vitest bench --run --project evolution evolution.bench` (repository root).
  * `PARTONFIT_BENCH_PTO` (default 2) sets the order; `PARTONFIT_BENCH_TOY=1` uses the toy 100-knot
@@ -42,7 +43,6 @@ let operator: EvolutionOperator | undefined;
 const builtPackage = new URL('../dist/index.js', import.meta.url).href;
 const built = (await import(builtPackage)) as {
   buildEvolutionOperatorInParallel: typeof buildEvolutionOperatorInParallel;
-  cachedEvolutionOperator: typeof cachedEvolutionOperator;
 };
 
 describe(`evolution of theory 200 at PTO ${order}: ${n} x knots, ${qGrid.length} Q knots`, () => {
@@ -84,14 +84,14 @@ describe(`the operator cache of theory 200 at PTO ${order}: ${n} x knots, ${qGri
     'build the operator and write it to the cache (cold)',
     async () => {
       await rm(cacheFolder, { recursive: true, force: true });
-      await built.cachedEvolutionOperator(card, { xGrid, qGrid }, { cacheFolder });
+      await cachedEvolutionOperator(card, { xGrid, qGrid }, { cacheFolder });
     },
     options,
   );
   bench(
     'build the operator from the cache',
     async () => {
-      const { fromCache } = await built.cachedEvolutionOperator(
+      const { fromCache } = await cachedEvolutionOperator(
         card,
         { xGrid, qGrid },
         {
