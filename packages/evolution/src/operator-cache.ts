@@ -17,7 +17,11 @@ import {
   type Hdf5Dataset,
   type Hdf5FileContents,
 } from '@partonfit/io';
-import type { EvolutionOperator, OperatorBlock } from './evolution-operator.js';
+import {
+  OPERATOR_LOWER_BAND_PER_DEGREE,
+  type EvolutionOperator,
+  type OperatorBlock,
+} from './evolution-operator.js';
 import {
   DEFAULT_INTERPOLATION_DEGREE,
   DEFAULT_MAX_STEP,
@@ -82,6 +86,7 @@ export function operatorCacheKey(card: TheoryCard, options: EvolutionOptions): s
       method: options.method ?? card.evolutionMethod,
       interpolationDegree: options.interpolationDegree ?? DEFAULT_INTERPOLATION_DEGREE,
       maxStep: options.maxStep ?? DEFAULT_MAX_STEP,
+      lowerBandPerDegree: OPERATOR_LOWER_BAND_PER_DEGREE,
       xGrid: Array.from(options.xGrid),
       qGrid: [...options.qGrid],
     },
