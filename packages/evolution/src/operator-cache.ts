@@ -73,7 +73,8 @@ export interface CachedEvolutionOperator {
 /**
  * The cache key of an operator: a hash of everything that determines it — the card's physics
  * settings (not its file name or ID), the solution method, the interpolation degree, the largest
- * step, the x-grid and the Q grid — with {@link OPERATOR_CACHE_FORMAT} and the package's version.
+ * step, the sub-diagonals kept while building, the x-grid and the Q grid — with
+ * {@link OPERATOR_CACHE_FORMAT} and the package's version.
  */
 export function operatorCacheKey(card: TheoryCard, options: EvolutionOptions): string {
   // the file and ID do not change the operator (undefined entries are left out of the key)
