@@ -1,7 +1,7 @@
-import { readdir, readFile, mkdtemp, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { InputFileError, type PartonfitError } from '@partonfit/core';
 import { applyEvolutionOperator } from './apply-operator.js';
 import { buildEvolutionOperator, type EvolutionOperator } from './evolution-operator.js';
@@ -11,6 +11,14 @@ import { toyPdfs, toyTheoryCard, X_GRID } from './toy-proton.fixture.js';
 /** LO, exact: a quick build on the toy grid, crossing the charm and bottom thresholds. */
 const card = toyTheoryCard('PTO: 0\nModEv: EXA');
 const options = { xGrid: X_GRID, qGrid: [1.4, 2, 4.92, 4.92, 10, 100] };
+
+/** Temporary folders of the tests, removed at the end. */
+const folders: string[] = [];
+async function temporaryFolder(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'partonfit-operator-cache-'));
+  folders.push(folder);
+  return folder;
+}
 
 /** The bytes of a float64 array, to compare values bit for bit. */
 const bytesOf = (values: Float64Array) =>
@@ -40,9 +48,12 @@ describe('cachedEvolutionOperator', () => {
   beforeAll(() => {
     built = buildEvolutionOperator(card, options);
   });
+  afterAll(async () => {
+    await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+  });
 
   it('should build and cache the operator, then read it back bit for bit', async () => {
-    const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-operator-cache-'));
+    const cacheFolder = await temporaryFolder();
     const scales: number[] = [];
     const first = await cachedEvolutionOperator(card, options, {
       cacheFolder,
@@ -86,7 +97,7 @@ describe('cachedEvolutionOperator', () => {
 
   /** Caches the operator, damages the file, and asks again: the problems reported and the result. */
   async function afterDamage(damage: (cacheFile: string) => Promise<void>) {
-    const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-operator-cache-'));
+    const cacheFolder = await temporaryFolder();
     const { cacheFile } = await cachedEvolutionOperator(card, options, { cacheFolder });
     if (cacheFile === undefined) throw new Error('expected a cache file');
     await damage(cacheFile);
@@ -131,7 +142,7 @@ describe('cachedEvolutionOperator', () => {
   });
 
   it('should neither read nor write a cache with cacheFolder null', async () => {
-    const userCache = await mkdtemp(join(tmpdir(), 'partonfit-operator-cache-'));
+    const userCache = await temporaryFolder();
     vi.stubEnv('XDG_CACHE_HOME', userCache);
     const uncached = await cachedEvolutionOperator(card, options, { cacheFolder: null });
     expect(uncached).toMatchObject({ fromCache: false, cacheFile: undefined });
