@@ -29,7 +29,9 @@ const WORKER = new URL('./operator-part-worker.js', import.meta.url);
 function partInWorker(job: OperatorPartJob, onStep: () => void): Promise<OperatorPartStep[]> {
   return new Promise((resolve, reject) => {
     const steps: OperatorPartStep[] = [];
-    const worker = new Worker(WORKER, { workerData: job });
+    // No inherited Node options: a runner's `--conditions=@partonfit/source` would send the
+    // compiled worker to the TypeScript sources.
+    const worker = new Worker(WORKER, { workerData: job, execArgv: [] });
     worker.on('message', (step: OperatorPartStep) => {
       steps.push(step);
       onStep();
