@@ -75,6 +75,9 @@ describe.skipIf(!hasInputs)('partonfit evolve', () => {
   });
 
   it('should be a usage error without --theory and a runcard, and refuse a card of another Q0', async () => {
+    const interpolateAlone = await run('evolve', fit, '--interpolate-x');
+    expect(interpolateAlone.code).toBe(2);
+    expect(interpolateAlone.error).toContain('--interpolate-x needs --eko <EKO tar>');
     const missing = await run('evolve', fit);
     expect(missing.code).toBe(2);
     expect(missing.error).toContain(

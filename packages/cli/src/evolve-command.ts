@@ -12,7 +12,7 @@ import {
 } from '@partonfit/evolution';
 import { listReplicaFolders, readExportGrid, type ExportGridContents } from '@partonfit/fit-folder';
 import { parse } from 'yaml';
-import { defineCommand } from './define-command.js';
+import { defineCommand, UsageError } from './define-command.js';
 import { evolveTheoryCard } from './evolve-theory.js';
 import { evolveWithEko } from './evolve-with-eko.js';
 import { showProgress, type Terminal } from './terminal.js';
@@ -146,6 +146,11 @@ export const evolveCommand = defineCommand({
   },
   positionals: 1,
   run: async ({ values, positionals: [folder] }, terminal) => {
+    if (values['interpolate-x'] === true && values.eko === undefined) {
+      throw new UsageError(
+        "--interpolate-x needs --eko <EKO tar>: it puts a fit on the EKO's x-grid",
+      );
+    }
     const fitFolder = resolve(folder);
     const fit = basename(fitFolder);
     const card = await evolveTheoryCard(fitFolder, values.theory);

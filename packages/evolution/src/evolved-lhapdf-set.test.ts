@@ -135,6 +135,7 @@ describe('writeEvolvedLhapdfSet', () => {
     const set = await loadLhapdfSet(ffnsFolder);
     expect(set.flavours).toEqual([-4, -3, -2, -1, 21, 1, 2, 3, 4]);
     expect(set.record.NumFlavors).toBe(4);
+    expect(set.record.FlavorScheme).toBe('fixed');
     const text = await readFile(join(ffnsFolder, 'toy_ffns4_0001.dat'), 'utf8');
     expect(readMemberByHand(text).map((block) => block.qs)).toEqual([qGrid]);
   });

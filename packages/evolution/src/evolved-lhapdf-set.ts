@@ -123,7 +123,7 @@ export async function writeEvolvedLhapdfSet(folder: string, set: EvolvedSet): Pr
       orderQCD: card.order,
       errorType: 'replicas',
       numFlavors: maxPdfFlavours(card),
-      flavorScheme: 'variable',
+      flavorScheme: card.fixedFlavours === undefined ? 'variable' : 'fixed',
       mZ: MZ,
       masses: { charm: card.masses.charm, bottom: card.masses.bottom, top: card.masses.top },
       alphaS: {

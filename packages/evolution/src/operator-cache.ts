@@ -66,7 +66,7 @@ export interface CachedEvolutionOperator {
   readonly operator: EvolutionOperator;
   /** Whether it was read from the cache rather than built. */
   readonly fromCache: boolean;
-  /** The cache file read or written; undefined without a cache. */
+  /** The cache file read or written; undefined without a cache or when writing it failed. */
   readonly cacheFile: string | undefined;
 }
 
@@ -199,15 +199,12 @@ export async function cachedEvolutionOperator(
   cache: OperatorCacheOptions = {},
 ): Promise<CachedEvolutionOperator> {
   const folder = cache.cacheFolder === undefined ? userCacheFolder() : cache.cacheFolder;
-  let scalesDone = 0;
   const build = () =>
-    buildEvolutionOperatorInParallel(card, options, {
-      onProgress: (done, total) => {
-        if (done <= scalesDone) return;
-        scalesDone = done;
-        cache.onScale?.(done, total);
-      },
-    });
+    buildEvolutionOperatorInParallel(
+      card,
+      options,
+      cache.onScale === undefined ? {} : { onProgress: cache.onScale },
+    );
   if (folder === null) return { operator: await build(), fromCache: false, cacheFile: undefined };
   const cacheFile = join(folder, `evolution-operator-${operatorCacheKey(card, options)}.h5`);
   if (existsSync(cacheFile)) {
@@ -238,6 +235,7 @@ export async function cachedEvolutionOperator(
           cause,
         }),
     );
+    return { operator, fromCache: false, cacheFile: undefined };
   }
   return { operator, fromCache: false, cacheFile };
 }

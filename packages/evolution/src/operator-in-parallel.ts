@@ -19,29 +19,47 @@ import type { TheoryCard } from './theory-card.js';
 
 /** What {@link buildEvolutionOperatorInParallel} can report while it works. */
 export interface ParallelBuildOptions {
-  /** Called each time both halves have reached one more output scale. */
+  /** Called each time both halves have reached one more output scale (once per scale). */
   readonly onProgress?: (scalesDone: number, scales: number) => void;
 }
 
 const WORKER = new URL('./operator-part-worker.js', import.meta.url);
 
 /** One half evolved in a worker thread, its steps in Q-grid order. */
-function partInWorker(job: OperatorPartJob, onStep: () => void): Promise<OperatorPartStep[]> {
-  return new Promise((resolve, reject) => {
-    const steps: OperatorPartStep[] = [];
-    // No inherited Node options: a runner's `--conditions=@partonfit/source` would send the
-    // compiled worker to the TypeScript sources.
-    const worker = new Worker(WORKER, { workerData: job, execArgv: [] });
+function partInWorker(
+  job: OperatorPartJob,
+  onStep: () => void,
+): { worker: Worker; steps: Promise<OperatorPartStep[]> } {
+  // No inherited Node options: a runner's `--conditions=@partonfit/source` would send the
+  // compiled worker to the TypeScript sources.
+  const worker = new Worker(WORKER, { workerData: job, execArgv: [] });
+  const steps = new Promise<OperatorPartStep[]>((resolve, reject) => {
+    const received: OperatorPartStep[] = [];
     worker.on('message', (step: OperatorPartStep) => {
-      steps.push(step);
+      received.push(step);
       onStep();
     });
     worker.on('error', reject);
     worker.on('exit', (code) => {
-      if (code === 0) resolve(steps);
+      if (code === 0) resolve(received);
       else reject(new Error(`the worker evolving the ${job.part} half exited with code ${code}`));
     });
   });
+  return { worker, steps };
+}
+
+/** Both halves in worker threads; when one fails, the other is stopped. */
+async function partsInWorkers(
+  jobs: readonly OperatorPartJob[],
+  onStep: (part: OperatorPart) => () => void,
+): Promise<OperatorPartStep[][]> {
+  const running = jobs.map((job) => partInWorker(job, onStep(job.part)));
+  try {
+    return await Promise.all(running.map(({ steps }) => steps));
+  } catch (error) {
+    await Promise.all(running.map(({ worker }) => worker.terminate()));
+    throw error;
+  }
 }
 
 /**
@@ -66,13 +84,18 @@ export async function buildEvolutionOperatorInParallel(
   const lowerBand = operatorLowerBand(setup);
   const scales = options.qGrid.length;
   const done = new Map<OperatorPart, number>(OPERATOR_PARTS.map((part) => [part, 0]));
+  let reported = 0;
   const progress = (part: OperatorPart) => () => {
     done.set(part, (done.get(part) ?? 0) + 1);
-    onProgress?.(Math.min(...done.values()), scales);
+    const scalesDone = Math.min(...done.values());
+    if (scalesDone > reported) {
+      reported = scalesDone;
+      onProgress?.(scalesDone, scales);
+    }
   };
   const jobs = OPERATOR_PARTS.map((part) => ({ card, options, part, lowerBand }));
   const [quarkSinglet, gluon] = existsSync(fileURLToPath(WORKER))
-    ? await Promise.all(jobs.map((job) => partInWorker(job, progress(job.part))))
+    ? await partsInWorkers(jobs, progress)
     : jobs.map((job) => {
         const steps: OperatorPartStep[] = [];
         runOperatorPart(card, options, job.part, lowerBand, (step) => {

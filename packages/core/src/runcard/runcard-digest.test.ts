@@ -55,4 +55,13 @@ describe('runcardDigest', () => {
       second: '0.5',
     });
   });
+
+  it('should leave the evolution section out: it names what evolve does, not how the fit fits', () => {
+    const withTheory = parseRuncard(BASE).runcard;
+    expect(withTheory.evolution?.theory_card).toBe('toyLH-LO');
+    const base = parseRuncard(BASE.replace(/^evolution:\n( .*\n)+/m, '')).runcard;
+    expect(base.evolution).toBe(undefined);
+    expect(runcardDigest(withTheory)).toBe(runcardDigest(base));
+    expect(runcardDifference(base, withTheory)).toBe(undefined);
+  });
 });

@@ -26,9 +26,19 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * SHA-256 (hexadecimal) of a runcard's settings: every validated setting (defaults filled in),
- * independent of the order of keys, comments and formatting in the file. Two runcards with the
- * same digest fit the same way.
+ * The settings that decide how a runcard fits: all of them but the `evolution` section (left
+ * out as `undefined` entries are by {@link canonicalJson}), which only tells `partonfit evolve`
+ * what to do with the finished fit: adding it to the runcard of a fit must not make the fit
+ * another one.
+ */
+function fitSettings(runcard: Runcard): Runcard {
+  return { ...runcard, evolution: undefined };
+}
+
+/**
+ * SHA-256 (hexadecimal) of a runcard's fit settings: every validated setting (defaults filled
+ * in) but the `evolution` section, independent of the order of keys, comments and formatting in
+ * the file. Two runcards with the same digest fit the same way.
  *
  * @example
  * ```ts
@@ -39,7 +49,9 @@ export function canonicalJson(value: unknown): string {
  * ```
  */
 export function runcardDigest(runcard: Runcard): string {
-  return createHash('sha256').update(canonicalJson(runcard)).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson(fitSettings(runcard)))
+    .digest('hex');
 }
 
 /** A setting two runcards give different values, as {@link runcardDifference} reports it. */
@@ -85,9 +97,9 @@ function firstDifference(
 }
 
 /**
- * The first setting (in sorted key order, depth first) in which two runcards differ, or
+ * The first fit setting (in sorted key order, depth first) in which two runcards differ, or
  * undefined when they fit the same way (same {@link runcardDigest}).
  */
 export function runcardDifference(first: Runcard, second: Runcard): RuncardDifference | undefined {
-  return firstDifference(first, second, []);
+  return firstDifference(fitSettings(first), fitSettings(second), []);
 }

@@ -216,8 +216,10 @@ export const runcardSchema = section({
   }).optional(),
   /**
    * partonfit: how `partonfit evolve` takes the fit from Q0 to an LHAPDF set. `theory_card` is an
-   * NNPDF theory card (YAML), a path relative to the runcard's folder, or the name of a card
-   * embedded in `@partonfit/evolution` (`toyLH-LO` for the embedded closure fit).
+   * NNPDF theory card (YAML): an absolute path, a path relative to the fit folder (where the fit
+   * keeps its copy of the runcard, `<output>/<fit>/runcard.yml`, which `evolve` reads), or the
+   * name of a card embedded in `@partonfit/evolution` (`toyLH-LO` for the embedded closure fit).
+   * Not part of the fit's settings: it does not change `runcardDigest`.
    */
   evolution: section({ theory_card: text() }).optional(),
   use_t0_sampling: flag().default(true),

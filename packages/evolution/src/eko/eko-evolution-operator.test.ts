@@ -52,7 +52,6 @@ function diagonalEko(xGrid: Float64Array, kernel: Float64Array, pids: number[]):
     targetPids: pids,
     alphaS: Float64Array.of(0.2),
     operators,
-    errors: new Float64Array(operators.length),
   };
 }
 

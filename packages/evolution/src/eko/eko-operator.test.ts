@@ -61,7 +61,6 @@ describe.skipIf(!hasSharedData('eko/LHCB_DY_13TEV_DIMUON.eko.tar', 'the EKO read
       expect(eko.inputPids).toEqual(EKO_PIDS);
       expect(eko.targetPids).toEqual(EKO_PIDS);
       expect(eko.operators.length).toBe(14 * 50 * 14 * 50);
-      expect(eko.errors.length).toBe(eko.operators.length);
     });
 
     it('should hold the values of the npy arrays, (q, flavour out, x out, flavour in, x in) row-major', () => {
@@ -89,10 +88,10 @@ describe.skipIf(!hasSharedData('eko/LHCB_DY_13TEV_DIMUON.eko.tar', 'the EKO read
 
     it('should name the tar and the member when a member is missing or corrupt', () => {
       const members = membersOf(tar);
-      members.delete(`${FOLDER}/operator_errors.npy.lz4`);
+      members.delete(`${FOLDER}/operators.npy.lz4`);
       const missing = inputFileError(() => parseEkoOperator(ekoTar(members), 'cut.eko.tar'));
       expect(missing.file).toBe('cut.eko.tar');
-      expect(missing.key).toBe('operator_errors.npy.lz4');
+      expect(missing.key).toBe('operators.npy.lz4');
       expect(missing.message).toMatch(/missing from the tar \(it holds .*metadata\.yaml/);
 
       const corrupt = membersOf(tar);

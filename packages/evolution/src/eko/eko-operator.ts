@@ -41,15 +41,12 @@ export interface EkoOperator {
    * and `inputPids`.
    */
   readonly operators: Float64Array;
-  /** eko's estimate of the integration error of each entry, shaped as `operators`. */
-  readonly errors: Float64Array;
 }
 
 /** The members of an eko 0.8 tar, inside its one folder. */
 const MEMBERS = {
   metadata: 'metadata.yaml',
   operators: 'operators.npy.lz4',
-  errors: 'operator_errors.npy.lz4',
   alphaS: 'alphas.npy.lz4',
 } as const;
 
@@ -209,9 +206,9 @@ function arrayOf(
 /**
  * Reads an EKO from the bytes of eko 0.8's tar format (`Output.dump_tar`): one folder holding
  * `metadata.yaml` (`Q2grid`, `q2_ref`, `inputgrid`, `targetgrid`, `inputpids`, `targetpids`, at
- * the top level or under `rotations`), `operators.npy.lz4` and `operator_errors.npy.lz4` (LZ4
- * frames of float64 `.npy` arrays of shape (q, flavour out, x out, flavour in, x in)) and
- * `alphas.npy.lz4` (αs at each target scale, (q)).
+ * the top level or under `rotations`), `operators.npy.lz4` (an LZ4 frame of a float64 `.npy`
+ * array of shape (q, flavour out, x out, flavour in, x in)) and `alphas.npy.lz4` (αs at each
+ * target scale, (q)). eko's error estimates (`operator_errors.npy.lz4`) are not read.
  *
  * @param bytes - the tar's content
  * @param file - the tar file, named in errors
@@ -259,7 +256,6 @@ export function parseEkoOperator(bytes: Uint8Array, file: string): EkoOperator {
     targetPids,
     alphaS: arrayOf(findMember(entries, MEMBERS.alphaS, file), file, [q2Grid.length], '(Q2grid)'),
     operators: arrayOf(findMember(entries, MEMBERS.operators, file), file, shape, axes),
-    errors: arrayOf(findMember(entries, MEMBERS.errors, file), file, shape, axes),
   };
 }
 

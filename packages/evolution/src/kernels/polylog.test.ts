@@ -21,7 +21,7 @@ describe('polylogarithms from their Bernoulli series', () => {
   it('should reach ζ values at 1 continuously', () => {
     expect(trilogarithm(1 - 1e-12)).toBeCloseTo(ZETA3, 10);
     expect(dilogarithm(1 - 1e-12)).toBeCloseTo(ZETA2, 10);
-    // S_{1,2}(1 − ε) = ζ3 − ε(1 + ln ε + ½ln²ε) + …, slower than the others.
+    // S_{1,2}(1 − ε) = ζ3 − ε(1 − ln ε + ½ln²ε) + …, slower than the others.
     const epsilon = 1e-12;
     const lnEpsilon = Math.log(epsilon);
     expect(nielsenS12(1 - epsilon)).toBeCloseTo(
@@ -31,9 +31,10 @@ describe('polylogarithms from their Bernoulli series', () => {
   });
 
   it('should give S_{1,2} at the known points on either side of ½', () => {
-    // S_{1,2}(−1) = ζ3/8 and S_{1,2}(½) = ζ3/8 − ln³2/6 (series); S_{1,2}(y) near 1 from the
-    // reflection must match the derivative of the series: S'_{1,2}(y) = ln²(1 − y)/(2y).
+    // S_{1,2}(−1) = ζ3/8 and S_{1,2}(½) = ζ3/8 − ln³2/6 (both from the series); above ½ the
+    // reflection must have the derivative S'_{1,2}(y) = ln²(1 − y)/(2y).
     expect(nielsenS12(-1)).toBeCloseTo(ZETA3 / 8, 14);
+    expect(nielsenS12(0.5)).toBeCloseTo(ZETA3 / 8 - Math.log(2) ** 3 / 6, 14);
     const h = 1e-5;
     for (const y of [0.3, 0.7, 0.9]) {
       const slope = (nielsenS12(y + h) - nielsenS12(y - h)) / (2 * h);
