@@ -162,6 +162,9 @@ export function fitCommand(version: string): Command {
           });
         })
         .finally(() => {
+          // Once interrupted the process is on its way out with code 75: a signal that follows
+          // after the checkpoint was written (a scheduler signals twice) must not kill it first.
+          if (interruption.signal.aborted) return;
           process.off('SIGTERM', interrupt);
           process.off('SIGINT', interrupt);
         });
