@@ -1,6 +1,6 @@
 import {
   EVOLUTION_BASIS_SIZE,
-  EVOLUTION_TO_FLAVOUR,
+  evolutionToFlavourAt,
   FLAVOUR_BASIS,
   FLAVOUR_TO_EVOLUTION,
 } from '@partonfit/core';
@@ -28,7 +28,6 @@ export function applyEvolutionOperator(
   checkReplicaGrid(xf, replicas, n);
   const evolutionBasis = EVOLUTION_BASIS_SIZE;
   const toEvolution = nonZeroEntries(FLAVOUR_TO_EVOLUTION.data, evolutionBasis, flavours);
-  const toFlavours = nonZeroEntries(EVOLUTION_TO_FLAVOUR.data, flavours, evolutionBasis);
   // (evolution flavour, x, replicas): each flavour's values as a matrix of columns per replica
   const input = new Float64Array(evolutionBasis * n * replicas);
   for (let r = 0; r < replicas; r++) {
@@ -47,7 +46,6 @@ export function applyEvolutionOperator(
   // (replicas, x, evolution flavour): the evolved values laid out for the rotation back
   const byPoint = new Float64Array(n * replicas * evolutionBasis);
   const flavourBlock = (e: number) => evolved.subarray(e * n * replicas, (e + 1) * n * replicas);
-  const { rows: flavourOf, columns: evolutionFlavourOf, values: rotationBack } = toFlavours;
   operator.blocks.forEach((blocks, q) => {
     evolved.fill(0);
     for (const [matrix, byInput] of blocksByMatrix(blocks)) {
@@ -76,10 +74,7 @@ export function applyEvolutionOperator(
     for (let r = 0; r < replicas; r++) {
       for (let i = 0; i < n; i++) {
         const offset = ((r * qCount + q) * n + i) * flavours;
-        const from = (r * n + i) * evolutionBasis;
-        for (let k = 0; k < rotationBack.length; k++) {
-          out[offset + flavourOf[k]] += rotationBack[k] * byPoint[from + evolutionFlavourOf[k]];
-        }
+        evolutionToFlavourAt(byPoint, (r * n + i) * evolutionBasis, out, offset);
       }
     }
   });

@@ -6,7 +6,12 @@ export {
   type EvolutionFlavour,
 } from './evolution-basis.js';
 export { FLAVOUR_BASIS, flavourIndexOfPid, type LhaFlavour } from './flavour-basis.js';
-export { EVOLUTION_TO_FLAVOUR, FLAVOUR_TO_EVOLUTION, rotateFlavours } from './rotations.js';
+export {
+  EVOLUTION_TO_FLAVOUR,
+  evolutionToFlavourAt,
+  FLAVOUR_TO_EVOLUTION,
+  rotateFlavours,
+} from './rotations.js';
 export {
   FIT_BASES,
   FIT_BASIS_NAMES,

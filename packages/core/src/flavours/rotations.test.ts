@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { identityMatrix, maxAbsDifference, multiplyMatrices } from '../linalg/matrix.js';
 import { EVOLUTION_BASIS, evolutionIndex, type EvolutionFlavour } from './evolution-basis.js';
 import { FLAVOUR_BASIS, flavourIndexOfPid, type LhaFlavour } from './flavour-basis.js';
-import { EVOLUTION_TO_FLAVOUR, FLAVOUR_TO_EVOLUTION, rotateFlavours } from './rotations.js';
+import {
+  EVOLUTION_TO_FLAVOUR,
+  evolutionToFlavourAt,
+  FLAVOUR_TO_EVOLUTION,
+  rotateFlavours,
+} from './rotations.js';
 
 /** An LHA-basis vector with the given partons set to the given values. */
 function lha(partons: Partial<Record<LhaFlavour, number>>): Float64Array {
@@ -169,5 +174,27 @@ describe('EVOLUTION_TO_FLAVOUR', () => {
     expect(() => rotateFlavours(FLAVOUR_TO_EVOLUTION, new Float64Array(15))).toThrow(
       /values to rotate: expected shape \[\*, 14\], got \[15\]/,
     );
+  });
+});
+
+describe('evolutionToFlavourAt', () => {
+  it('should equal the EVOLUTION_TO_FLAVOUR product for every basis vector and a mixed point', () => {
+    const points = [
+      ...EVOLUTION_BASIS.map((_, e) => Float64Array.from({ length: 14 }, (__, j) => +(j === e))),
+      Float64Array.from({ length: 14 }, (_, j) => Math.sin(3 * j + 1) * 10 ** (j % 4)),
+    ];
+    for (const evolution of points) {
+      const expected = rotateFlavours(EVOLUTION_TO_FLAVOUR, evolution);
+      // The point sits at an offset in a longer array, as in (points, flavours) layouts.
+      const stored = new Float64Array(20);
+      stored.set(evolution, 3);
+      const result = new Float64Array(17);
+      evolutionToFlavourAt(stored, 3, result, 2);
+      expect(result[0]).toBe(0);
+      const scale = Math.max(...evolution.map(Math.abs));
+      expected.forEach((value, f) => {
+        expect(Math.abs(result[2 + f] - value)).toBeLessThanOrEqual(1e-15 * scale);
+      });
+    }
   });
 });
