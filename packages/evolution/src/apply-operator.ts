@@ -3,7 +3,9 @@ import {
   evolutionToFlavourAt,
   FLAVOUR_BASIS,
   FLAVOUR_TO_EVOLUTION,
+  rotateFlavours,
 } from '@partonfit/core';
+import { addDenseProduct } from './banded-product.js';
 import { checkReplicaGrid } from './replica-grid.js';
 import type { EvolutionOperator, OperatorBlock } from './evolution-operator.js';
 
@@ -27,15 +29,13 @@ export function applyEvolutionOperator(
   const flavours = FLAVOUR_BASIS.length;
   checkReplicaGrid(xf, replicas, n);
   const evolutionBasis = EVOLUTION_BASIS_SIZE;
-  const toEvolution = nonZeroEntries(FLAVOUR_TO_EVOLUTION.data, evolutionBasis, flavours);
+  const evolution = rotateFlavours(FLAVOUR_TO_EVOLUTION, xf);
   // (evolution flavour, x, replicas): each flavour's values as a matrix of columns per replica
   const input = new Float64Array(evolutionBasis * n * replicas);
   for (let r = 0; r < replicas; r++) {
     for (let j = 0; j < n; j++) {
-      const offset = (r * n + j) * flavours;
-      for (let k = 0; k < toEvolution.values.length; k++) {
-        input[(toEvolution.rows[k] * n + j) * replicas + r] +=
-          toEvolution.values[k] * xf[offset + toEvolution.columns[k]];
+      for (let e = 0; e < evolutionBasis; e++) {
+        input[(e * n + j) * replicas + r] = evolution[(r * n + j) * evolutionBasis + e];
       }
     }
   }
@@ -45,24 +45,19 @@ export function applyEvolutionOperator(
   const product = new Float64Array(n * replicas);
   // (replicas, x, evolution flavour): the evolved values laid out for the rotation back
   const byPoint = new Float64Array(n * replicas * evolutionBasis);
+  const inputBlock = (e: number) => input.subarray(e * n * replicas, (e + 1) * n * replicas);
   const flavourBlock = (e: number) => evolved.subarray(e * n * replicas, (e + 1) * n * replicas);
   operator.blocks.forEach((blocks, q) => {
     evolved.fill(0);
     for (const [matrix, byInput] of blocksByMatrix(blocks)) {
-      const inputs = [...byInput.keys()];
-      multiplyColumns(
-        matrix,
-        inputs.map((e) => input.subarray(e * n * replicas, (e + 1) * n * replicas)),
-        n,
-        replicas,
-        product,
-        (k, values) => {
-          for (const output of byInput.get(inputs[k]) ?? []) {
-            const target = flavourBlock(output);
-            for (let i = 0; i < values.length; i++) target[i] += values[i];
-          }
-        },
-      );
+      for (const [e, outputs] of byInput) {
+        product.fill(0);
+        addDenseProduct(matrix, inputBlock(e), product, n, n, replicas);
+        for (const output of outputs) {
+          const target = flavourBlock(output);
+          for (let i = 0; i < product.length; i++) target[i] += product[i];
+        }
+      }
     }
     for (let e = 0; e < evolutionBasis; e++) {
       for (let i = 0; i < n; i++) {
@@ -79,26 +74,6 @@ export function applyEvolutionOperator(
     }
   });
   return out;
-}
-
-/** The non-zero entries of a (rows, columns) row-major rotation, as three parallel lists. */
-function nonZeroEntries(
-  matrix: ArrayLike<number>,
-  rows: number,
-  columns: number,
-): { rows: Int32Array; columns: Int32Array; values: Float64Array } {
-  const entries: number[][] = [];
-  for (let row = 0; row < rows; row++) {
-    for (let column = 0; column < columns; column++) {
-      const value = matrix[row * columns + column];
-      if (value !== 0) entries.push([row, column, value]);
-    }
-  }
-  return {
-    rows: Int32Array.from(entries, ([row]) => row),
-    columns: Int32Array.from(entries, ([, column]) => column),
-    values: Float64Array.from(entries, ([, , value]) => value),
-  };
 }
 
 /**
@@ -120,72 +95,4 @@ function blocksByMatrix(
     else outputs.push(block.output);
   }
   return groups;
-}
-
-/**
- * M·inputs[k] for every k, each handed to `use(k, product)` in turn: M (x out, x in)
- * row-major, each input (x, replicas) row-major. Zero entries of M are skipped.
- */
-function multiplyColumns(
-  matrix: Float64Array,
-  inputs: readonly Float64Array[],
-  n: number,
-  replicas: number,
-  product: Float64Array,
-  use: (k: number, product: Float64Array) => void,
-): void {
-  for (let k = 0; k < inputs.length; k++) {
-    product.fill(0);
-    multiplyInto(matrix, inputs[k], product, n, replicas);
-    use(k, product);
-  }
-}
-
-/**
- * product += M·input, M (n, n) and input (n, replicas) row-major; M's rows are read eight
- * entries at a time, and eight zeros (below an operator's band) are skipped.
- */
-function multiplyInto(
-  matrix: Float64Array,
-  input: Float64Array,
-  product: Float64Array,
-  n: number,
-  replicas: number,
-): void {
-  for (let i = 0; i < n; i++) {
-    const rowOffset = i * n;
-    const outOffset = i * replicas;
-    let l = 0;
-    for (; l + 7 < n; l += 8) {
-      const m = rowOffset + l;
-      const v0 = matrix[m];
-      const v1 = matrix[m + 1];
-      const v2 = matrix[m + 2];
-      const v3 = matrix[m + 3];
-      const v4 = matrix[m + 4];
-      const v5 = matrix[m + 5];
-      const v6 = matrix[m + 6];
-      const v7 = matrix[m + 7];
-      const zeros = v0 === 0 && v1 === 0 && v2 === 0 && v3 === 0;
-      if (zeros && v4 === 0 && v5 === 0 && v6 === 0 && v7 === 0) continue;
-      const s0 = l * replicas;
-      for (let r = 0; r < replicas; r++) {
-        const s = s0 + r;
-        product[outOffset + r] +=
-          v0 * input[s] +
-          v1 * input[s + replicas] +
-          v2 * input[s + 2 * replicas] +
-          v3 * input[s + 3 * replicas] +
-          v4 * input[s + 4 * replicas] +
-          v5 * input[s + 5 * replicas] +
-          v6 * input[s + 6 * replicas] +
-          v7 * input[s + 7 * replicas];
-      }
-    }
-    for (; l < n; l++) {
-      const value = matrix[rowOffset + l];
-      if (value === 0) continue;
-      for (let r = 0; r < replicas; r++) product[outOffset + r] += value * input[l * replicas + r];
-    }
-  }
 }

@@ -126,14 +126,56 @@ export function multiplyDense(
   columns: number,
 ): Float64Array {
   const out = new Float64Array(rows * columns);
+  addDenseProduct(a, b, out, rows, inner, columns);
+  return out;
+}
+
+/**
+ * C += A·B for dense A (rows, inner) and B (inner, columns), row-major: A's rows are read eight
+ * entries at a time, and eight zeros in a row (below an operator's band) are skipped.
+ */
+export function addDenseProduct(
+  a: Float64Array,
+  b: Float64Array,
+  out: Float64Array,
+  rows: number,
+  inner: number,
+  columns: number,
+): void {
   for (let i = 0; i < rows; i++) {
-    for (let l = 0; l < inner; l++) {
-      const value = a[i * inner + l];
+    const rowOffset = i * inner;
+    const outOffset = i * columns;
+    let l = 0;
+    for (; l + 7 < inner; l += 8) {
+      const m = rowOffset + l;
+      const v0 = a[m];
+      const v1 = a[m + 1];
+      const v2 = a[m + 2];
+      const v3 = a[m + 3];
+      const v4 = a[m + 4];
+      const v5 = a[m + 5];
+      const v6 = a[m + 6];
+      const v7 = a[m + 7];
+      const zeros = v0 === 0 && v1 === 0 && v2 === 0 && v3 === 0;
+      if (zeros && v4 === 0 && v5 === 0 && v6 === 0 && v7 === 0) continue;
+      const b0 = l * columns;
+      for (let c = 0; c < columns; c++) {
+        const k = b0 + c;
+        out[outOffset + c] +=
+          v0 * b[k] +
+          v1 * b[k + columns] +
+          v2 * b[k + 2 * columns] +
+          v3 * b[k + 3 * columns] +
+          v4 * b[k + 4 * columns] +
+          v5 * b[k + 5 * columns] +
+          v6 * b[k + 6 * columns] +
+          v7 * b[k + 7 * columns];
+      }
+    }
+    for (; l < inner; l++) {
+      const value = a[rowOffset + l];
       if (value === 0) continue;
-      const bOffset = l * columns;
-      const outOffset = i * columns;
-      for (let c = 0; c < columns; c++) out[outOffset + c] += value * b[bOffset + c];
+      for (let c = 0; c < columns; c++) out[outOffset + c] += value * b[l * columns + c];
     }
   }
-  return out;
 }
