@@ -3,11 +3,11 @@ import {
   EVOLUTION_BASIS_SIZE,
   FLAVOUR_BASIS,
   FLAVOUR_TO_EVOLUTION,
-  InputFileError,
   InvalidArgumentError,
   evolutionIndex,
   rotateFlavours,
 } from '@partonfit/core';
+import { inputFileError } from '@partonfit/testing';
 import { applyEvolutionOperator } from './apply-operator.js';
 import { betaCoefficients } from './beta-function.js';
 import { buildEvolutionOperator } from './evolution-operator.js';
@@ -152,17 +152,11 @@ describe('buildEvolutionOperator and evolvePdfs', () => {
   });
 
   it('should refuse theory settings it cannot honour, naming the key', () => {
-    const problem = (overrides: string) => {
-      try {
-        buildEvolutionOperator(card(overrides), { xGrid: X_GRID, qGrid: [2] });
-      } catch (error) {
-        if (InputFileError.isInstance(error)) return error;
-      }
-      return undefined;
-    };
-    expect(problem('IC: 1')?.key).toBe('IC');
-    expect(problem('Q0: 2.0')?.key).toBe('IC');
-    expect(problem('kbThr: 2.0')?.key).toBe('kbThr');
-    expect(problem('MaxNfPdf: 4')?.key).toBe('MaxNfPdf');
+    const problem = (overrides: string) =>
+      inputFileError(() => buildEvolutionOperator(card(overrides), { xGrid: X_GRID, qGrid: [2] }));
+    expect(problem('IC: 1').key).toBe('IC');
+    expect(problem('Q0: 2.0').key).toBe('IC');
+    expect(problem('kbThr: 2.0').key).toBe('kbThr');
+    expect(problem('MaxNfPdf: 4').key).toBe('MaxNfPdf');
   });
 });

@@ -1,17 +1,10 @@
-import { InputFileError } from '@partonfit/core';
+import { inputFileError } from '@partonfit/testing';
 import { describe, expect, it } from 'vitest';
 import { evolutionSetup } from './evolution-run.js';
 import { toyTheoryCard, X_GRID } from './toy-proton.fixture.js';
 
-function problemOf(overrides: string): InputFileError {
-  try {
-    evolutionSetup(toyTheoryCard(overrides), { xGrid: X_GRID, qGrid: [10] });
-  } catch (error) {
-    if (error instanceof InputFileError) return error;
-    throw error;
-  }
-  throw new Error('the setup was accepted');
-}
+const problemOf = (overrides: string) =>
+  inputFileError(() => evolutionSetup(toyTheoryCard(overrides), { xGrid: X_GRID, qGrid: [10] }));
 
 describe('evolutionSetup', () => {
   it('should find the active flavours at Q0 and the squared thresholds of the card', () => {

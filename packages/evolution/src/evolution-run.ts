@@ -223,7 +223,7 @@ export interface EvolutionState {
   readonly heavy: Map<number, { plus: Sector; minus: Sector }>;
 }
 
-export function sectorsOf(state: EvolutionState): Sector[] {
+function sectorsOf(state: EvolutionState): Sector[] {
   const heavy = [...state.heavy.values()].flatMap(({ plus, minus }) => [plus, minus]);
   return [state.singlet, state.valence, state.plus, state.minus, ...heavy];
 }

@@ -1,7 +1,7 @@
 import {
   EVOLUTION_BASIS_SIZE,
-  EVOLUTION_TO_FLAVOUR,
   evolutionIndex,
+  evolutionToFlavourAt,
   FLAVOUR_BASIS,
   FLAVOUR_TO_EVOLUTION,
   rotateFlavours,
@@ -10,6 +10,9 @@ import { checkReplicaGrid } from './replica-grid.js';
 import { evolutionSetup, runEvolution, sumTerms, type EvolutionOptions } from './evolution-run.js';
 import { nonSingletIndices } from './evolution-operator.js';
 import type { TheoryCard } from './theory-card.js';
+
+/** The evolution-basis indices of T and V of the quarks completing 2 … 6 flavours. */
+const NON_SINGLETS = [2, 3, 4, 5, 6].map(nonSingletIndices);
 
 /**
  * Evolves PDFs directly, without building the operator: the same evolution as
@@ -52,7 +55,7 @@ export function evolvePdfs(
       singlet[(n + i) * replicas + r] = value(r, i, gluon);
       valenceStart[i * replicas + r] = value(r, i, valence);
       for (let k = 0; k < lightNonSinglets; k++) {
-        const indices = nonSingletIndices(k + 2);
+        const indices = NON_SINGLETS[k];
         plus[i * lightNonSinglets * replicas + k * replicas + r] = value(r, i, indices.plus);
         minus[i * lightNonSinglets * replicas + k * replicas + r] = value(r, i, indices.minus);
       }
@@ -93,7 +96,7 @@ export function evolvePdfs(
           evolved[row + gluon] = singletNow[(n + i) * replicas + r];
           evolved[row + valence] = vNow;
           for (let k = 2; k <= 6; k++) {
-            const indices = nonSingletIndices(k);
+            const indices = NON_SINGLETS[k - 2];
             const heavy = heavyNow.get(k);
             if (k <= setup.nf0) {
               const column = i * lightNonSinglets * replicas + (k - 2) * replicas + r;
@@ -108,7 +111,10 @@ export function evolvePdfs(
             }
           }
         }
-        out.set(rotateFlavours(EVOLUTION_TO_FLAVOUR, evolved), (r * qCount + index) * n * flavours);
+        for (let i = 0; i < n; i++) {
+          const offset = ((r * qCount + index) * n + i) * flavours;
+          evolutionToFlavourAt(evolved, i * EVOLUTION_BASIS_SIZE, out, offset);
+        }
       }
     },
   );

@@ -1,4 +1,9 @@
-import { FLAVOUR_BASIS, InvalidArgumentError, ShapeError } from '@partonfit/core';
+import {
+  FLAVOUR_BASIS,
+  flavourIndexOfPid,
+  InvalidArgumentError,
+  ShapeError,
+} from '@partonfit/core';
 import { writeLhapdfSet, type LhapdfMemberGrid } from '@partonfit/io';
 import { strongCouplingOfTheory } from './strong-coupling.js';
 import type { TheoryCard } from './theory-card.js';
@@ -77,8 +82,9 @@ export async function writeEvolvedLhapdfSet(folder: string, set: EvolvedSet): Pr
       problem: `every LHAPDF block needs 2 scales or more, got blocks of ${blockSizes.join(', ')}`,
     });
   }
-  const pids = pidsOf(maxPdfFlavours(card));
-  const columns = pids.map((pid) => FLAVOUR_BASIS.findIndex((member) => member.pid === pid));
+  const flavourCount = maxPdfFlavours(card);
+  const pids = pidsOf(flavourCount);
+  const columns = pids.map(flavourIndexOfPid);
   const member = (weight: (replica: number) => number, replicaList: number[]) => {
     const grid = new Float64Array(nx * nq * pids.length);
     for (let i = 0; i < nx; i++) {
@@ -122,7 +128,7 @@ export async function writeEvolvedLhapdfSet(folder: string, set: EvolvedSet): Pr
       description: set.description,
       orderQCD: card.order,
       errorType: 'replicas',
-      numFlavors: maxPdfFlavours(card),
+      numFlavors: flavourCount,
       flavorScheme: card.fixedFlavours === undefined ? 'variable' : 'fixed',
       mZ: MZ,
       masses: { charm: card.masses.charm, bottom: card.masses.bottom, top: card.masses.top },

@@ -16,7 +16,6 @@ export {
   buildEvolutionOperatorInParallel,
   type ParallelBuildOptions,
 } from './operator-in-parallel.js';
-export { OPERATOR_PARTS, type OperatorPart } from './operator-parts.js';
 export {
   DEFAULT_INTERPOLATION_DEGREE,
   DEFAULT_MAX_STEP,

@@ -79,7 +79,7 @@ export function logLagrangeBasis(xGrid: ArrayLike<number>, degree: number): LogL
 }
 
 /** The interval m with x_m ≤ y ≤ x_(m+1) (the last one for y = 1). */
-export function intervalOf(basis: LogLagrangeBasis, logY: number): number {
+function intervalOf(basis: LogLagrangeBasis, logY: number): number {
   const { logX } = basis;
   let low = 0;
   let high = logX.length - 1;

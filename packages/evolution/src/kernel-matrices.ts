@@ -18,7 +18,7 @@ export interface SplittingMatrices {
 }
 
 /** The (2n, 2n) matrix ((a, b), (c, d)) of four (n, n) blocks. */
-export function stackBlocks(
+function stackBlocks(
   blocks: readonly [Float64Array, Float64Array, Float64Array, Float64Array],
   n: number,
 ): Float64Array {

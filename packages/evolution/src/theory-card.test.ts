@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputFileError } from '@partonfit/core';
+import { inputFileError } from '@partonfit/testing';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { parseTheoryCard, readTheoryCard } from './theory-card.js';
 
@@ -26,15 +26,7 @@ mt: 172.5
 ktThr: 1.0
 `;
 
-function problemOf(text: string): InputFileError {
-  try {
-    parseTheoryCard(text, 'card.yaml');
-  } catch (error) {
-    if (InputFileError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an InputFileError');
-}
+const problemOf = (text: string) => inputFileError(() => parseTheoryCard(text, 'card.yaml'));
 
 describe.skipIf(!hasCard)('readTheoryCard on NNPDF theory 200', () => {
   it('should read the NNLO settings NNPDF4.0 used', async () => {
