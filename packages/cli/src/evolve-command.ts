@@ -1,4 +1,5 @@
-import { access, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { pathExists } from '@partonfit/io';
 import { basename, join, resolve } from 'node:path';
 import { FLAVOUR_BASIS, InputFileError } from '@partonfit/core';
 import {
@@ -23,22 +24,13 @@ const USAGE =
 /** Scales between two plain progress lines when the output is not a terminal. */
 const PLAIN_EVERY = 10;
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The replicas' exportgrids: postfit's when the fit has them, else nnfit's, as evolven3fit. */
 async function fitExportGrids(
   fitFolder: string,
 ): Promise<{ source: string; files: string[]; grids: ExportGridContents[] }> {
   const fit = basename(fitFolder);
   const postfit = join(fitFolder, 'postfit');
-  const source = (await exists(postfit)) ? 'postfit' : 'nnfit';
+  const source = (await pathExists(postfit)) ? 'postfit' : 'nnfit';
   const replicas = (await listReplicaFolders(join(fitFolder, source))).filter((r) => r > 0);
   if (replicas.length === 0) {
     throw new InputFileError({

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { getLhapdfSet, getTheory, type GetEvent, type GetResult } from '@partonfit/distribution';
 import { defineCommand, UsageError } from './define-command.js';
-import type { Terminal } from './terminal.js';
+import { showProgress, type Terminal } from './terminal.js';
 
 const BAR_WIDTH = 30;
 
@@ -33,15 +33,10 @@ function progressReporter(terminal: Terminal): (event: GetEvent) => void {
     }
     const { url, received, total } = event.progress;
     const line = progressLine(basename(new URL(url).pathname), received, total);
-    if (terminal.status !== undefined) {
-      terminal.status(line);
-      return;
-    }
     const tenths = total === undefined ? 0 : Math.floor((10 * received) / total);
-    if (tenths > printedTenths) {
-      printedTenths = tenths;
-      terminal.error(`${line}\n`);
-    }
+    const plain = tenths > printedTenths;
+    if (plain) printedTenths = tenths;
+    showProgress(terminal, line, plain);
   };
 }
 

@@ -13,4 +13,5 @@ export * from './npy/index.js';
 export * from './pineappl/index.js';
 export { writeFileAtomic } from './write-file-atomic.js';
 export { ensureWritableFolder } from './writable-folder.js';
+export { pathExists } from './path-exists.js';
 export { removeStaleTemporaries } from './stale-temporaries.js';

@@ -1,8 +1,8 @@
-import { access, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { formatReplicaSelection, parseReplicaSelection, PartonfitError } from '@partonfit/core';
 import { checkpointFile, fitFolderPaths } from '@partonfit/fit-folder';
-import { readHdf5File } from '@partonfit/io';
+import { pathExists, readHdf5File } from '@partonfit/io';
 import { failedTaskMarker } from '../slurm/sbatch-scripts.js';
 import { queuedArrayTasks, type QueueState } from '../slurm/squeue.js';
 import { shellQuote } from '../slurm/shell-quote.js';
@@ -39,12 +39,6 @@ export interface FitStatusOptions {
   readonly queue?: (jobId: string) => Promise<Map<number, QueueState>>;
 }
 
-const exists = (file: string) =>
-  access(file).then(
-    () => true,
-    () => false,
-  );
-
 /** The ranges of a folder filled without `partonfit submit`: its checkpoints and summaries. */
 async function rangesInFolder(fitFolder: string): Promise<number[][]> {
   const names = [
@@ -78,7 +72,7 @@ async function rangeStatus(
   const fit = basename(fitFolder);
   let written = 0;
   for (const replica of replicas) {
-    if (await exists(fitFolderPaths(join(fitFolder, '..'), fit, replica).json)) written++;
+    if (await pathExists(fitFolderPaths(join(fitFolder, '..'), fit, replica).json)) written++;
   }
   const progress = `${written}/${replicas.length} replicas written`;
   if (written === replicas.length) return { replicas, state: 'done', detail: progress };
@@ -87,12 +81,12 @@ async function rangeStatus(
     return { replicas, state, detail: `${queued.toLowerCase()} in SLURM's queue; ${progress}` };
   }
   const marker = failedTaskMarker(fitFolder, replicas);
-  if (await exists(marker)) {
+  if (await pathExists(marker)) {
     const code = (await readFile(marker, 'utf8')).trim();
     return { replicas, state: 'failed', detail: `exit code ${code}; ${progress}` };
   }
   const checkpoint = checkpointFile(fitFolder, replicas);
-  if (await exists(checkpoint)) {
+  if (await pathExists(checkpoint)) {
     const epoch = await checkpointEpoch(checkpoint);
     return {
       replicas,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { access, copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputFileError, InvalidArgumentError, loadRuncard, runcardDigest } from '@partonfit/core';
-import { writeFileAtomic } from '@partonfit/io';
+import { pathExists, writeFileAtomic } from '@partonfit/io';
 import { readExportGrid } from '../folder/exportgrid-reader.js';
 import { formatExportGrid, type ExportGridContents } from '../folder/exportgrid.js';
 import { fitFolderPaths, type FitFolderPaths } from '../folder/fit-folder-paths.js';
@@ -63,13 +63,6 @@ export interface PostfitResult {
   readonly passingAverageChi2: number;
 }
 
-async function exists(file: string): Promise<boolean> {
-  return access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 /** A replica of the fit, its files and its JSON's records. */
 interface ReplicaFiles {
   readonly replica: number;
@@ -99,14 +92,14 @@ async function inventory(
   const sorted: ReplicaInventory = { valid: [], diverged: [], invalid: [] };
   for (const replica of replicas) {
     const paths = fitFolderPaths(outputFolder, fitName, replica);
-    const hasJson = await exists(paths.json);
+    const hasJson = await pathExists(paths.json);
     const record = hasJson ? await readReplicaFitInfo(paths.json) : undefined;
     if (record?.divergedEpoch !== undefined) {
       sorted.diverged.push({ replica, paths, record });
       continue;
     }
     const absent = [];
-    if (!(await exists(paths.exportGrid))) absent.push(basename(paths.exportGrid));
+    if (!(await pathExists(paths.exportGrid))) absent.push(basename(paths.exportGrid));
     if (!hasJson) absent.push(basename(paths.json));
     if (record !== undefined && absent.length === 0) sorted.valid.push({ replica, paths, record });
     else sorted.invalid.push({ replica, problem: `missing ${absent.join(' and ')}` });
@@ -136,7 +129,7 @@ async function refuseMixedRuncards(
     byDigest.set(record.runcardSha256, [...(byDigest.get(record.runcardSha256) ?? []), replica]);
   }
   const runcardFile = join(fitFolder, 'runcard.yml');
-  const folderDigest = (await exists(runcardFile))
+  const folderDigest = (await pathExists(runcardFile))
     ? runcardDigest((await loadRuncard(runcardFile)).runcard)
     : undefined;
   const others = [...byDigest].filter(([digest]) => digest !== (folderDigest ?? digest));
@@ -221,7 +214,7 @@ async function writeSelection(
     const target = join(folder, `replica_${k + 1}`);
     await mkdir(target);
     for (const file of [paths.exportGrid, paths.json, paths.weights, paths.chi2ExpsLog]) {
-      if (await exists(file)) await copyFile(file, join(target, basename(file)));
+      if (await pathExists(file)) await copyFile(file, join(target, basename(file)));
     }
   }
   await mkdir(join(folder, 'replica_0'));
@@ -284,7 +277,7 @@ async function writeRecords(
 /** Replaces `target` by the complete folder `built` (renames only; the old one is removed). */
 async function replaceFolder(built: string, target: string): Promise<void> {
   const old = join(dirname(target), `.${basename(target)}-old-${randomBytes(6).toString('hex')}`);
-  const hadOld = await exists(target);
+  const hadOld = await pathExists(target);
   if (hadOld) await rename(target, old);
   await rename(built, target);
   if (hadOld) await rm(old, { recursive: true, force: true });

@@ -19,7 +19,6 @@ import { createObservable, observableNdata, type Observable } from '../fktable/o
 import { collapseRepeatedDivisor } from '../fktable/repeated-divisor.js';
 import {
   findCFactorFile,
-  findFkTable,
   findTheoryFolder,
   fkTableFileNames,
   loadLegacyObservable,
@@ -141,9 +140,12 @@ async function theoryObservable(
   }
   const theory = commonData?.theory;
   const named = theory?.fkTables.flat() ?? [];
-  const exists = (name: string) =>
-    fkTableFileNames(name).some((file) => existsSync(join(fastkernel, file)));
-  if (theory === undefined || !named.every(exists)) {
+  const fileOf = (name: string) =>
+    fkTableFileNames(name)
+      .map((file) => join(fastkernel, file))
+      .find((file) => existsSync(file));
+  const files = new Map(named.map((name) => [name, fileOf(name)]));
+  if (theory === undefined || [...files.values()].includes(undefined)) {
     const looked = [
       ...candidates.map((name) => `FK_${name}.dat`),
       ...named.flatMap((name) => [`FK_${name}.dat`, `${name}.pineappl.lz4`]),
@@ -166,7 +168,7 @@ async function theoryObservable(
     theory.fkTables.map((names) =>
       Promise.all(
         names.map(async (name) => {
-          const table = await loadFkTable(await findFkTable(theories, theoryId, name), { name });
+          const table = await loadFkTable(files.get(name) ?? fastkernel, { name });
           const factor = theory.conversionFactor * (theory.normalization?.[name] ?? 1);
           return withCFactors(scaleTable(table, factor), cfac, paths, dataset);
         }),

@@ -7,8 +7,13 @@ import {
   rotateFlavours,
 } from '@partonfit/core';
 import { listReplicaFolders, readExportGrid } from '@partonfit/fit-folder';
-import { exists } from '../records/exists.js';
-import { lhapdfMemberFile, loadLhapdfMember, loadLhapdfSet, xfAtScale } from '@partonfit/io';
+import {
+  lhapdfMemberFile,
+  loadLhapdfMember,
+  loadLhapdfSet,
+  pathExists,
+  xfAtScale,
+} from '@partonfit/io';
 
 const FLAVOURS = FLAVOUR_BASIS.length;
 
@@ -62,14 +67,14 @@ export function rotateMembers(values: Float64Array, to: 'evolution' | 'flavour')
  */
 export async function fitPdfReplicas(fitFolder: string, fit: string): Promise<PdfReplicas> {
   const postfit = join(fitFolder, 'postfit');
-  const hasPostfit = await exists(postfit);
+  const hasPostfit = await pathExists(postfit);
   const parent = hasPostfit ? postfit : join(fitFolder, 'nnfit');
   const numbers = (await listReplicaFolders(parent)).filter((replica) => replica > 0);
   const grids = [];
   const missing: number[] = [];
   for (const replica of numbers) {
     const file = join(parent, `replica_${replica}`, `${fit}.exportgrid`);
-    if (await exists(file)) grids.push({ file, grid: await readExportGrid(file) });
+    if (await pathExists(file)) grids.push({ file, grid: await readExportGrid(file) });
     else missing.push(replica);
   }
   if (grids.length === 0) {
@@ -127,7 +132,7 @@ export async function lhapdfPdfReplicas(
   const central = xfAtScale(await loadLhapdfMember(set, 0), xGrid, q);
   const present: number[] = [];
   for (let member = 1; member < set.numMembers; member++) {
-    if (await exists(lhapdfMemberFile(set, member))) present.push(member);
+    if (await pathExists(lhapdfMemberFile(set, member))) present.push(member);
   }
   const replicas = new Float64Array(present.length * central.length);
   for (const [r, member] of present.entries()) {

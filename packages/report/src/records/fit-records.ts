@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { pathExists } from '@partonfit/io';
 import { basename, join, resolve } from 'node:path';
 import { InputFileError, loadRuncard, type Runcard } from '@partonfit/core';
 import {
@@ -10,7 +11,6 @@ import {
   type FitSummary,
   type ReplicaFitInfo,
 } from '@partonfit/fit-folder';
-import { exists } from './exists.js';
 
 /** What one replica's files say of its training. */
 export interface ReplicaTraining extends ReplicaFitInfo {
@@ -76,7 +76,7 @@ async function replicaTraining(
   const info = await readReplicaFitInfo(json);
   const document = await readJson(json);
   const logFile = join(folder, 'chi2exps.log');
-  const entries = (await exists(logFile))
+  const entries = (await pathExists(logFile))
     ? parseChi2ExpsLog(await readFile(logFile, 'utf8'), logFile)
     : new Map<number, Chi2ExpsEntry>();
   const log = [...entries].map(([epoch, entry]) => ({
@@ -107,12 +107,12 @@ export async function readFitRecords(fitFolder: string): Promise<FitRecords> {
   const { runcard } = await loadRuncard(join(folder, 'runcard.yml'));
   const problems: string[] = [];
   const summaryFile = join(folder, 'summary.json');
-  const summary = (await exists(summaryFile))
+  const summary = (await pathExists(summaryFile))
     ? ((await readJson(summaryFile)) as unknown as FitSummary)
     : undefined;
   if (summary === undefined) problems.push(`${summaryFile}: missing`);
   const postfitFile = join(folder, POSTFIT_FILES.folder, POSTFIT_FILES.summary);
-  const postfit = (await exists(postfitFile))
+  const postfit = (await pathExists(postfitFile))
     ? ((await readJson(postfitFile)) as unknown as PostfitRecord)
     : undefined;
   if (postfit === undefined) {

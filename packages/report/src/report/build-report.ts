@@ -1,5 +1,5 @@
-import { basename, isAbsolute, join, resolve } from 'node:path';
-import { PartonfitError } from '@partonfit/core';
+import { basename, join, resolve } from 'node:path';
+import { InputFileError, PartonfitError } from '@partonfit/core';
 import { closureTruth, inputPaths, type PdfAtXGrid } from '@partonfit/fktables';
 import { closureBiasVariance, type DatasetBiasVariance } from '../chi2/closure-bias.js';
 import { isFitFolder } from '@partonfit/trainer';
@@ -54,7 +54,8 @@ async function comparePdf(path: string, fit: PdfReplicas): Promise<PdfReplicas> 
     const other = await fitPdfReplicas(folder, basename(folder));
     const same =
       other.xGrid.length === fit.xGrid.length && other.xGrid.every((x, i) => x === fit.xGrid[i]);
-    if (!same) throw new RangeError(`${path}: its x grid is not ${fit.label}'s`);
+    if (!same)
+      throw new InputFileError({ file: path, problem: `its x grid is not ${fit.label}'s` });
     return other;
   }
   return lhapdfPdfReplicas(path, fit.xGrid, fit.q);
@@ -103,7 +104,7 @@ function setLabels(fit: string, folder: string, compare: readonly string[]): Map
  *   folder without `nnfit/`
  */
 export async function buildReport(fitFolder: string, options: ReportOptions = {}): Promise<Report> {
-  const folder = isAbsolute(fitFolder) ? fitFolder : resolve(fitFolder);
+  const folder = resolve(fitFolder);
   const records = await readFitRecords(folder);
   const problems = [...records.problems];
   const sections: ReportSection[] = [];
@@ -149,7 +150,7 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
         const set = await comparePdf(path, fit);
         sets.push({ ...set, label: labels.get(path) ?? set.label });
       } catch (error) {
-        const problem = error instanceof RangeError ? error.message : problemOf(error);
+        const problem = problemOf(error);
         notes.push(problem.includes(path) ? problem : `${path}: ${problem}`);
       }
     }

@@ -66,7 +66,11 @@ export function pdfSection(
   return {
     id: 'pdfs',
     title: `PDFs at ${scale}`,
-    notes: [...sets.flatMap((set) => set.notes.map((note) => `${set.label}: ${note}`)), ...notes],
+    notes: [
+      ...sets.flatMap((set) => set.notes.map((note) => `${set.label}: ${note}`)),
+      ...notes,
+      ...distances.notes,
+    ],
     tables: [],
     figures,
   };
