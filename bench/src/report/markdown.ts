@@ -92,7 +92,8 @@ function componentTable(results: readonly BenchResult[]): string {
 
 /**
  * The components made of matrix products (network, DIS, hadronic) against the same run's
- * `(n, n) @ (n, n)` product: GFLOP/s = FLOPs / median, and its share of the product's.
+ * `(n, n) @ (n, n)` product through `tf.matMul` and, on native, the BLAS's raw sgemm (one
+ * product per thread, called directly): GFLOP/s = FLOPs / median, and its share of each.
  */
 function throughputTable(results: readonly BenchResult[]): string {
   const rows = results.flatMap((result) =>
@@ -101,9 +102,11 @@ function throughputTable(results: readonly BenchResult[]): string {
         .filter((component) => component.flops !== null)
         .map((component) => {
           const gflops = (component.flops ?? 0) / component.stats.median / 1e6;
+          const peak = result.blasPeak;
           return [
             result.backend.name,
             `${formatNumber(result.sgemm.gflops)} (n = ${result.sgemm.size})`,
+            peak === null ? '–' : `${formatNumber(peak.gflops)} (${peak.threads} × ${peak.size})`,
             c.workload,
             String(c.replicas),
             component.name,
@@ -111,6 +114,7 @@ function throughputTable(results: readonly BenchResult[]): string {
             formatNumber(component.stats.median),
             formatNumber(gflops),
             `${formatNumber((100 * gflops) / result.sgemm.gflops)} %`,
+            peak === null ? '–' : `${formatNumber((100 * gflops) / peak.gflops)} %`,
           ];
         }),
     ),
@@ -118,14 +122,16 @@ function throughputTable(results: readonly BenchResult[]): string {
   return table(
     [
       'backend',
-      'sgemm GFLOP/s',
+      'tf.matMul GFLOP/s',
+      'raw sgemm GFLOP/s',
       'workload',
       'R',
       'component',
       'GFLOP per call',
       'ms',
       'GFLOP/s',
-      'of sgemm',
+      'of tf.matMul',
+      'of raw sgemm',
     ],
     rows,
   );
@@ -270,7 +276,7 @@ export function resultsMarkdown(results: readonly BenchResult[], date?: string):
     ].join('\n\n'),
     `## Training step\n\n${stepTable(results)}`,
     `## Step components, median ms (each forward + backward, in isolation)\n\n${componentTable(results)}`,
-    `## Matrix products against the backend's sgemm (same run)\n\n${throughputTable(results)}`,
+    `## Matrix products against the backend's sgemm and the BLAS's raw peak (same run)\n\n${throughputTable(results)}`,
     `## Speed-up over wasm (median step)\n\n${wasmSpeedupTable(results)}`,
     `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
     `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMPONENT_NAMES } from '../components/component-names.js';
 
 /** Version of the result layout; bump it when a field changes meaning. */
-export const RESULT_SCHEMA_VERSION = 2;
+export const RESULT_SCHEMA_VERSION = 3;
 
 const count = z.int().nonnegative();
 const positiveCount = z.int().positive();
@@ -96,6 +96,17 @@ const componentSchema = z.strictObject({
   stats: sampleSummarySchema,
   /** FLOPs of one call's matrix products (network, DIS, hadronic), else null. */
   flops: z.number().nonnegative().nullable(),
+});
+
+/**
+ * The BLAS's raw float32 peak (native only): one `(n, n)` sgemm per thread of the addon's pool at
+ * once, called directly.
+ */
+export const blasPeakSchema = z.strictObject({
+  size: positiveCount,
+  threads: positiveCount,
+  /** `threads · 2 n³` over the median round, GFLOP/s. */
+  gflops: z.number().positive(),
 });
 
 /** `tf.matMul` of two `(n, n)` float32 matrices on the backend: its float32 peak. */
@@ -228,6 +239,8 @@ export const benchResultSchema = z.strictObject({
   setup: setupSchema,
   /** The backend's matrix-product throughput, measured before the workloads. */
   sgemm: sgemmSchema,
+  /** The BLAS's raw peak, on the native backend; null elsewhere. */
+  blasPeak: blasPeakSchema.nullable(),
   configurations: z.array(configurationSchema),
   ratios: z.array(ratioSchema),
   /** The process's peak resident set size (`maxRSS`), MB. */

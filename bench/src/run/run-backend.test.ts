@@ -132,8 +132,11 @@ describe('runBackend on the tiny workload', () => {
     expect(counted.map((component) => component.name)).toEqual(['network', 'dis', 'hadronic']);
     expect(counted.every((component) => (component.flops ?? 0) > 0)).toBe(true);
     const markdown = resultsMarkdown([result]);
-    expect(markdown).toContain("## Matrix products against the backend's sgemm (same run)");
-    expect(markdown.match(/^\| cpu \| [^|]+ \(n = \d+\) \| tiny \| 2 \| /gm)).toHaveLength(3);
+    expect(markdown).toContain(
+      "## Matrix products against the backend's sgemm and the BLAS's raw peak (same run)",
+    );
+    expect(result.blasPeak).toBeNull();
+    expect(markdown.match(/^\| cpu \| [^|]+ \(n = \d+\) \| – \| tiny \| 2 \| /gm)).toHaveLength(3);
   });
 
   it('should divide wasm’s median step by every other backend’s, configuration by configuration', () => {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@partonfit/core';
 import { initBackend, type BackendRequest } from '@partonfit/backend';
+import { measureBlasPeak } from '@partonfit/backend-native';
 import { gaussIntegrationGrid, type IntegrationGrid } from '@partonfit/layers';
 import type { BenchOptions } from '../cli/options.js';
 import {
@@ -66,6 +67,14 @@ function withSpeedups(configurations: ConfigurationResult[]): ConfigurationResul
   });
 }
 
+/** The BLAS's raw peak on the native backend: 1024² products, one per thread, five rounds. */
+function rawBlasPeak(): BenchResult['blasPeak'] {
+  const peak = measureBlasPeak(1024, 5);
+  return peak === undefined
+    ? null
+    : { size: peak.size, threads: peak.threads, gflops: peak.gflops };
+}
+
 /**
  * Runs the whole benchmark on one backend in this process (`options.backend`): set-up time, then
  * for every workload and replica count (ascending) the configuration's measurements, skipping a
@@ -94,6 +103,12 @@ export async function runBackend(
   const setup = await setupEntry(options);
   const sgemm = await measureSgemmThroughput(options.steps);
   prefix(`sgemm ${sgemm.size}: ${sgemm.gflops.toFixed(1)} GFLOP/s`);
+  const blasPeak = selection.backend === 'native' ? rawBlasPeak() : null;
+  if (blasPeak !== null) {
+    prefix(
+      `raw sgemm ${blasPeak.threads} × ${blasPeak.size}: ${blasPeak.gflops.toFixed(1)} GFLOP/s`,
+    );
+  }
   const workloads: WorkloadResult[] = [];
   let configurations: ConfigurationResult[] = [];
   const ratios: RatioResult[] = [];
@@ -174,6 +189,7 @@ export async function runBackend(
     workloads,
     setup,
     sgemm,
+    blasPeak,
     configurations,
     ratios,
     peakRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20,

@@ -44,17 +44,44 @@ function problemArguments(
   ];
 }
 
+/** The support of an FK table: its tensor and values, and the contraction's sizes. */
+type SupportOf = (fk: TensorInfo, values: Float32Array, sizes: LuminosityContraction) => Int32Array;
+
+/**
+ * Where each FK table is non-zero in x2 ({@link NativeAddon.luminositySupport}), by the table's
+ * data: computed on a table's first contraction and kept while its data live (a tensor's data
+ * never change, and new data get a new id), so that the kernels skip the table's zero blocks.
+ */
+function supportCache(addon: NativeAddon): SupportOf {
+  const supports = new WeakMap<object, Int32Array>();
+  return (fk, values, sizes) => {
+    let support = supports.get(fk.dataId);
+    if (support === undefined) {
+      const channels = sizes.firstFlavours.length;
+      support = new Int32Array(channels * sizes.x * sizes.data * 2);
+      addon.luminositySupport(values, channels, sizes.x, sizes.data, support);
+      supports.set(fk.dataId, support);
+    }
+    return support;
+  };
+}
+
 /**
  * The two luminosity-contraction kernels of `@partonfit/backend`'s contract
  * (`LUMINOSITY_CONTRACTION_KERNEL` and its gradient), forward and backward, in the addon.
  */
 export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
+  const supportOf = supportCache(addon);
   const forward = nativeKernel(LUMINOSITY_CONTRACTION_KERNEL, ({ inputs, backend, attrs }) => {
     const { pdf, fk } = inputs as unknown as LuminosityContractionInputs;
     const sizes = checkLuminosityContraction(LUMINOSITY_CONTRACTION_KERNEL, { pdf, fk }, attrs);
     const arrays = float32Inputs(LUMINOSITY_CONTRACTION_KERNEL, backend, { pdf, fk });
     const out = backend.allocateOutput(sizes.replicas * sizes.data);
-    addon.luminosityContraction(...problemArguments(arrays, sizes), out);
+    addon.luminosityContraction(
+      ...problemArguments(arrays, sizes),
+      out,
+      supportOf(fk, arrays.fk, sizes),
+    );
     return backend.outputTensorInfo([sizes.replicas, sizes.data], out);
   });
   const backward = nativeKernel(
@@ -68,7 +95,12 @@ export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
       );
       const arrays = float32Inputs(LUMINOSITY_CONTRACTION_GRAD_KERNEL, backend, { dy, pdf, fk });
       const dPdf = backend.allocateOutput(sizes.replicas * sizes.x * sizes.flavours);
-      addon.luminosityContractionGrad(arrays.dy, ...problemArguments(arrays, sizes), dPdf);
+      addon.luminosityContractionGrad(
+        arrays.dy,
+        ...problemArguments(arrays, sizes),
+        dPdf,
+        supportOf(fk, arrays.fk, sizes),
+      );
       return [backend.outputTensorInfo(pdf.shape, dPdf)];
     },
   );
