@@ -67,7 +67,10 @@ describe('parseBenchOptions', () => {
     [['--steps', '0'], "--steps: expected integers ≥ 1 separated by commas, got '0'"],
     [['--steps', '2,3'], "--steps: expected one integer ≥ 1, got '2,3'"],
     [['--replicas', 'ten'], "--replicas: expected integers ≥ 1 separated by commas, got 'ten'"],
-    [['--workloads', 'lhc'], "--workloads: expected names among nnpdf40, nnpdf40-sparse, dis, got 'lhc'"],
+    [
+      ['--workloads', 'lhc'],
+      "--workloads: expected names among nnpdf40, nnpdf40-sparse, dis, got 'lhc'",
+    ],
     [['--skip', 'all'], '--skip: expected names among setup, ratios, components'],
     [['--date', 'today'], "--date: expected YYYY-MM-DD, got 'today'"],
     [['--quick=yes'], '--quick: takes no value'],

@@ -3,7 +3,14 @@ import { InvalidArgumentError } from '@partonfit/core';
 import { RATIO_WORKLOADS, WORKLOADS } from '../workloads/workloads.js';
 
 /** Parts of the benchmark that `--skip` can leave out. */
-export const SKIPPABLE_PARTS = ['setup', 'ratios', 'components', 'profile', 'crosscheck'] as const;
+export const SKIPPABLE_PARTS = [
+  'setup',
+  'ratios',
+  'components',
+  'profile',
+  'crosscheck',
+  'zero-blocks',
+] as const;
 
 /** One of {@link SKIPPABLE_PARTS}. */
 export type SkippablePart = (typeof SKIPPABLE_PARTS)[number];

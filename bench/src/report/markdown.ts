@@ -137,6 +137,79 @@ function throughputTable(results: readonly BenchResult[]): string {
   );
 }
 
+/**
+ * The gain of skipping zero blocks: the hadronic component and the step of `nnpdf40-sparse`
+ * against its dense twin `nnpdf40`, the same arithmetic on kernels that skip nothing.
+ */
+function zeroBlockTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) => {
+    const configurations = measured(result);
+    const hadronic = (c: MeasuredConfiguration) =>
+      c.components.find((component) => component.name === 'hadronic')?.stats.median;
+    return configurations
+      .filter((c) => c.workload === 'nnpdf40-sparse')
+      .flatMap((sparse) => {
+        const dense = configurations.find(
+          (c) => c.workload === 'nnpdf40' && c.replicas === sparse.replicas,
+        );
+        const [denseMs, sparseMs] = [dense && hadronic(dense), hadronic(sparse)];
+        if (dense === undefined || denseMs === undefined || sparseMs === undefined) return [];
+        return [
+          [
+            result.backend.name,
+            String(sparse.replicas),
+            formatNumber(denseMs),
+            formatNumber(sparseMs),
+            `${formatNumber(denseMs / sparseMs)}×`,
+            formatNumber(dense.stepMs.median),
+            formatNumber(sparse.stepMs.median),
+          ],
+        ];
+      });
+  });
+  return table(
+    [
+      'backend',
+      'R',
+      'hadronic ms, nnpdf40 (dense)',
+      'hadronic ms, nnpdf40-sparse',
+      'gain',
+      'step ms, nnpdf40',
+      'step ms, nnpdf40-sparse',
+    ],
+    rows,
+  );
+}
+
+/** The contraction on each real hadronic table as it is against the same table with no zeros. */
+function realTableZeroBlockTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    result.realTableZeroBlocks.map((entry) => [
+      result.backend.name,
+      entry.table,
+      `${entry.channels} × ${entry.x} × ${entry.x} × ${entry.data}`,
+      `${formatNumber(100 * entry.zeroFraction)} %`,
+      String(entry.replicas),
+      formatNumber(entry.denseMs),
+      formatNumber(entry.sparseMs),
+      `${formatNumber(entry.denseMs / entry.sparseMs)}×`,
+    ]),
+  );
+  return table(
+    [
+      'backend',
+      'table',
+      'channel × x1 × x2 × data',
+      'zeros',
+      'R',
+      'ms, zeros filled',
+      'ms, as it is',
+      'gain',
+    ],
+    rows,
+  );
+}
+
 /** Median step of every backend against wasm's, for the configurations both measured. */
 function wasmSpeedupTable(results: readonly BenchResult[]): string {
   const wasm = results.find((result) => result.backend.name === 'wasm');
@@ -277,6 +350,8 @@ export function resultsMarkdown(results: readonly BenchResult[], date?: string):
     `## Training step\n\n${stepTable(results)}`,
     `## Step components, median ms (each forward + backward, in isolation)\n\n${componentTable(results)}`,
     `## Matrix products against the backend's sgemm and the BLAS's raw peak (same run)\n\n${throughputTable(results)}`,
+    `## Zero blocks skipped: nnpdf40-sparse against its dense twin\n\n${zeroBlockTable(results)}`,
+    `## Zero blocks skipped on real tables (forward + backward, native)\n\n${realTableZeroBlockTable(results)}`,
     `## Speed-up over wasm (median step)\n\n${wasmSpeedupTable(results)}`,
     `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
     `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,

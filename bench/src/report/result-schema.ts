@@ -109,6 +109,18 @@ export const blasPeakSchema = z.strictObject({
   gflops: z.number().positive(),
 });
 
+/** The hadronic contraction on a real table as it is and with no zero left to skip. */
+export const realTableZeroBlocksSchema = z.strictObject({
+  table: z.string(),
+  x: positiveCount,
+  channels: positiveCount,
+  data: positiveCount,
+  zeroFraction: z.number().min(0).max(1),
+  sparseMs: z.number().positive(),
+  denseMs: z.number().positive(),
+  replicas: positiveCount,
+});
+
 /** `tf.matMul` of two `(n, n)` float32 matrices on the backend: its float32 peak. */
 export const sgemmSchema = z.strictObject({
   size: positiveCount,
@@ -241,6 +253,8 @@ export const benchResultSchema = z.strictObject({
   sgemm: sgemmSchema,
   /** The BLAS's raw peak, on the native backend; null elsewhere. */
   blasPeak: blasPeakSchema.nullable(),
+  /** The zero-block gain on the shared data's real hadronic tables (native; else empty). */
+  realTableZeroBlocks: z.array(realTableZeroBlocksSchema),
   configurations: z.array(configurationSchema),
   ratios: z.array(ratioSchema),
   /** The process's peak resident set size (`maxRSS`), MB. */

@@ -11,7 +11,11 @@ import {
   type SetupResult,
   type WorkloadResult,
 } from '../report/result-schema.js';
-import { measureSetupTime, setupRuncardFile } from '../setup-time/setup-time.js';
+import {
+  measureSetupTime,
+  setupRuncardFile,
+  SHARED_DATA_FOLDER,
+} from '../setup-time/setup-time.js';
 import { buildWorkload, type BenchWorkload } from '../workloads/build-workload.js';
 import { firstReplicas } from '../workloads/first-replicas.js';
 import type { WorkloadSpec } from '../workloads/workload-spec.js';
@@ -20,6 +24,7 @@ import { loadAverage, machineInfo } from './machine.js';
 import { measureConfiguration } from './measure-configuration.js';
 import { measureSgemmThroughput } from '../measure/sgemm-throughput.js';
 import { wasmMemoryProblem } from './wasm-memory.js';
+import { measureRealTableZeroBlocks } from '../zero-blocks/real-tables.js';
 
 /** Integration points of the sum rules: the trainer's default 100-point Gauss–Legendre grid. */
 export const INTEGRATION_POINTS = 100;
@@ -109,6 +114,19 @@ export async function runBackend(
       `raw sgemm ${blasPeak.threads} × ${blasPeak.size}: ${blasPeak.gflops.toFixed(1)} GFLOP/s`,
     );
   }
+  const realTableZeroBlocks =
+    selection.backend === 'native' && !options.skip.has('zero-blocks')
+      ? await measureRealTableZeroBlocks(
+          SHARED_DATA_FOLDER,
+          Math.max(...options.replicas),
+          options.steps,
+        )
+      : [];
+  for (const entry of realTableZeroBlocks) {
+    prefix(
+      `${entry.table}: ${(100 * entry.zeroFraction).toFixed(0)} % zeros, ${entry.denseMs.toFixed(2)} → ${entry.sparseMs.toFixed(2)} ms`,
+    );
+  }
   const workloads: WorkloadResult[] = [];
   let configurations: ConfigurationResult[] = [];
   const ratios: RatioResult[] = [];
@@ -190,6 +208,7 @@ export async function runBackend(
     setup,
     sgemm,
     blasPeak,
+    realTableZeroBlocks,
     configurations,
     ratios,
     peakRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20,

@@ -168,7 +168,7 @@ export const DIS_WORKLOAD: WorkloadSpec = {
  * `nnpdf40-sparse`: {@link NNPDF40_WORKLOAD} with the zero blocks of real hadronic tables. Each
  * data point's values are zero where `x1 · x2 < τₙ`; on this workload's shared grid the τₙ,
  * log-uniform in [10⁻¹⁰, 10⁻⁵], zero 6–42 % of each point's (x1, x2) plane, as kinematic limits
- * do on a real table's own grid (the ATLAS tt̄ table of theory 200: 23 % of its 30 × 30 plane).
+ * do on a real table's own grid (the ATLAS tt̄ table of theory 200: 16 % of its 30 × 30 plane).
  * Its dense twin `nnpdf40` does the same arithmetic on a kernel that skips nothing, so the ratio
  * of their hadronic components is the gain of skipping the zeros.
  */
