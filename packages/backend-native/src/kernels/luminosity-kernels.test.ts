@@ -173,6 +173,51 @@ describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', ()
     expect(Array.from(support)).toEqual([1, 3, 0, 0, 0, 0, 1, 2, 0, 1, 0, 0]);
   });
 
+  it('should not reuse a support for a reshape of the same table', async () => {
+    // As (1 channel, x 2, 4 data) row (a, b) = (0, 0) is zero; as (2 channels, x 2, 2 data) the
+    // first channel's x1 point 0 is zero and its point 1 is not, so the first layout's support
+    // read in the second would skip values.
+    const values = Float32Array.from({ length: 16 }, (_, i) => (i < 4 ? 0 : (i % 5) + 1));
+    const pdfValues = [
+      [0.5, 2],
+      [-1, 3],
+    ];
+    const channels: [number, number][] = [
+      [0, 1],
+      [1, 0],
+    ];
+    const result = await runOn('native', () => {
+      const fk = tf.tensor2d(values, [4, 4]);
+      const pdf = tf.tensor3d([pdfValues], [1, 2, 2]);
+      tf.engine().runKernel(
+        LUMINOSITY_CONTRACTION,
+        { pdf, fk },
+        luminosityContractionAttrs([[0, 1]]),
+      );
+      return tf
+        .engine()
+        .runKernel<tf.Tensor>(
+          LUMINOSITY_CONTRACTION,
+          { pdf, fk: tf.reshape(fk, [8, 2]) },
+          luminosityContractionAttrs(channels),
+        );
+    });
+    // Σ_{c, a, b} pdf[a, f1(c)] · pdf[b, f2(c)] · fk[(c, a, b), n], by hand
+    const expected = [0, 1].map((n) => {
+      let sum = 0;
+      channels.forEach(([first, second], c) => {
+        for (let a = 0; a < 2; a++) {
+          for (let b = 0; b < 2; b++) {
+            sum +=
+              pdfValues[a][first] * pdfValues[b][second] * values[((c * 2 + a) * 2 + b) * 2 + n];
+          }
+        }
+      });
+      return sum;
+    });
+    expect(Array.from(result.values)).toEqual(expected);
+  });
+
   it('should refuse a support that is no range of x2 points', () => {
     const { addon } = loadNativeAddon();
     const { pdf, fk, support } = {

@@ -47,21 +47,31 @@ function problemArguments(
 /** The support of an FK table: its tensor and values, and the contraction's sizes. */
 type SupportOf = (fk: TensorInfo, values: Float32Array, sizes: LuminosityContraction) => Int32Array;
 
+/** A table's support and the sizes it was computed for. */
+interface Support {
+  readonly channels: number;
+  readonly x: number;
+  readonly data: number;
+  readonly support: Int32Array;
+}
+
 /**
  * Where each FK table is non-zero in x2 ({@link NativeAddon.luminositySupport}), by the table's
  * data: computed on a table's first contraction and kept while its data live (a tensor's data
  * never change, and new data get a new id), so that the kernels skip the table's zero blocks.
+ * Reshapes share data: the sizes are part of the key.
  */
 function supportCache(addon: NativeAddon): SupportOf {
-  const supports = new WeakMap<object, Int32Array>();
-  return (fk, values, sizes) => {
-    let support = supports.get(fk.dataId);
-    if (support === undefined) {
-      const channels = sizes.firstFlavours.length;
-      support = new Int32Array(channels * sizes.x * sizes.data * 2);
-      addon.luminositySupport(values, channels, sizes.x, sizes.data, support);
-      supports.set(fk.dataId, support);
+  const supports = new WeakMap<object, Support>();
+  return (fk, values, { firstFlavours, x, data }) => {
+    const channels = firstFlavours.length;
+    const cached = supports.get(fk.dataId);
+    if (cached?.channels === channels && cached.x === x && cached.data === data) {
+      return cached.support;
     }
+    const support = new Int32Array(channels * x * data * 2);
+    addon.luminositySupport(values, channels, x, data, support);
+    supports.set(fk.dataId, { channels, x, data, support });
     return support;
   };
 }
