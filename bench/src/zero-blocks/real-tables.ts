@@ -56,12 +56,13 @@ async function contractionMs(
   const upstream = seededUniform([replicas, table.ndata], -1, 1, 2);
   try {
     const stats = await timeRepeated(
-      () =>
+      () => {
         forwardBackward(
           () => flavourLuminosityContraction(pdf as tf.Variable<tf.Rank.R3>, table.channels, fk),
           upstream,
           [pdf],
-        ),
+        );
+      },
       repeats,
       2,
     );

@@ -227,14 +227,14 @@ describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', ()
     };
     const out = new Float32Array(2);
     const flavours = new Int32Array([0]);
-    expect(() =>
-      addon!.luminosityContraction(pdf, fk, flavours, flavours, 1, 3, 2, 2, out, support),
-    ).toThrow(
+    expect(() => {
+      addon!.luminosityContraction(pdf, fk, flavours, flavours, 1, 3, 2, 2, out, support);
+    }).toThrow(
       'luminosity contraction: support entry 2 is [2, 4), not a range of x2 points in [0, 3]',
     );
-    expect(() =>
-      addon!.luminosityContraction(pdf, fk, flavours, flavours, 1, 3, 2, 2, out, support.slice(1)),
-    ).toThrow('support holds 11 elements, needs 12');
+    expect(() => {
+      addon!.luminosityContraction(pdf, fk, flavours, flavours, 1, 3, 2, 2, out, support.slice(1));
+    }).toThrow('support holds 11 elements, needs 12');
   });
 
   it('should overwrite recycled output buffers, and give a zero gradient for no data', async () => {
