@@ -7,9 +7,11 @@ import {
   type BenchResult,
   type ConfigurationResult,
   type RatioResult,
+  type SetupNnpdf40Result,
   type SetupResult,
   type WorkloadResult,
 } from '../report/result-schema.js';
+import { measureNnpdf40SetupTime } from '../setup-time/nnpdf40-setup.js';
 import { measureSetupTime, setupRuncardFile } from '../setup-time/setup-time.js';
 import { buildWorkload, type BenchWorkload } from '../workloads/build-workload.js';
 import { firstReplicas } from '../workloads/first-replicas.js';
@@ -47,6 +49,16 @@ async function setupEntry(options: BenchOptions): Promise<SetupResult> {
   if (options.skip.has('setup')) return { status: 'skipped', reason: '--skip setup' };
   try {
     const timing = await measureSetupTime(setupRuncardFile(), Math.max(...options.replicas));
+    return { status: 'measured', ...timing };
+  } catch (error) {
+    return { status: 'skipped', reason: `failed: ${String(error)}` };
+  }
+}
+
+async function setupNnpdf40Entry(options: BenchOptions): Promise<SetupNnpdf40Result> {
+  if (options.skip.has('setup')) return { status: 'skipped', reason: '--skip setup' };
+  try {
+    const timing = await measureNnpdf40SetupTime(Math.max(...options.replicas));
     return { status: 'measured', ...timing };
   } catch (error) {
     return { status: 'skipped', reason: `failed: ${String(error)}` };
@@ -92,6 +104,12 @@ export async function runBackend(
   };
   const integration = gaussIntegrationGrid(INTEGRATION_POINTS);
   const setup = await setupEntry(options);
+  const setupNnpdf40 = await setupNnpdf40Entry(options);
+  if (setupNnpdf40.status === 'measured') {
+    prefix(
+      `set-up cold/cached at NNPDF4.0 size (${setupNnpdf40.ndata} points, ${setupNnpdf40.tables} tables, R = ${setupNnpdf40.replicas}): ${setupNnpdf40.coldSeconds.toFixed(2)} s / ${setupNnpdf40.cachedSeconds.toFixed(2)} s`,
+    );
+  }
   const sgemm = await measureSgemmThroughput(options.steps);
   prefix(`sgemm ${sgemm.size}: ${sgemm.gflops.toFixed(1)} GFLOP/s`);
   const workloads: WorkloadResult[] = [];
@@ -173,6 +191,7 @@ export async function runBackend(
     },
     workloads,
     setup,
+    setupNnpdf40,
     sgemm,
     configurations,
     ratios,

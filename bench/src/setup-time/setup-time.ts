@@ -49,14 +49,27 @@ export interface SetupTiming {
   readonly cacheHit: boolean;
 }
 
+/** `prepareFitInputs` on a runcard, cold and from the HDF5 cache. */
+export interface PrepareTiming {
+  /** Data points of the fit. */
+  readonly ndata: number;
+  /** `prepareFitInputs` with an empty cache folder. */
+  readonly coldSeconds: number;
+  /** `prepareFitInputs` again, from the HDF5 cache. */
+  readonly cachedSeconds: number;
+  /** Whether the second call did come from the cache. */
+  readonly cacheHit: boolean;
+}
+
 /**
- * Times `prepareFitInputs` on a runcard twice with a fresh cache folder: cold (built and cached)
- * and warm (read from the HDF5 cache). The runcard is loaded before either timing.
+ * Times `prepareFitInputs` on a runcard for replicas 1…`replicas` twice with a fresh cache
+ * folder: cold (built and cached) and warm (read from the HDF5 cache). The runcard is loaded
+ * before either timing.
  */
-export async function measureSetupTime(
+export async function timePrepareFitInputs(
   runcardFile: string,
   replicas: number,
-): Promise<SetupTiming> {
+): Promise<PrepareTiming> {
   const { runcard } = await loadRuncard(runcardFile);
   const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-bench-cache-'));
   const chosen = Array.from({ length: replicas }, (_, r) => r + 1);
@@ -65,8 +78,6 @@ export async function measureSetupTime(
     const cold = await prepareFitInputs(runcard, options);
     const cached = await prepareFitInputs(runcard, options);
     return {
-      runcard: runcardFile.slice(runcardFile.lastIndexOf('examples')),
-      replicas,
       ndata: cold.inputs.ndata,
       coldSeconds: cold.seconds,
       cachedSeconds: cached.seconds,
@@ -75,4 +86,16 @@ export async function measureSetupTime(
   } finally {
     await rm(cacheFolder, { recursive: true, force: true });
   }
+}
+
+/**
+ * Times `prepareFitInputs` on a runcard twice with a fresh cache folder: cold (built and cached)
+ * and warm (read from the HDF5 cache), see {@link timePrepareFitInputs}.
+ */
+export async function measureSetupTime(
+  runcardFile: string,
+  replicas: number,
+): Promise<SetupTiming> {
+  const timing = await timePrepareFitInputs(runcardFile, replicas);
+  return { runcard: runcardFile.slice(runcardFile.lastIndexOf('examples')), replicas, ...timing };
 }
