@@ -69,18 +69,7 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
       e[i] = scale * g;
       h -= f * g;
       d[i - 1] = f - g;
-      for (let j = 0; j < i; j++) e[j] = 0;
-      for (let j = 0; j < i; j++) {
-        const rowJ = j * n;
-        f = d[j];
-        w[i * n + j] = f;
-        g = e[j] + w[rowJ + j] * f;
-        for (let k = j + 1; k < i; k++) {
-          g += w[rowJ + k] * d[k];
-          e[k] += w[rowJ + k] * f;
-        }
-        e[j] = g;
-      }
+      multiplyUpperTriangle(w, n, i, d, e);
       f = 0;
       for (let j = 0; j < i; j++) {
         e[j] /= h;
@@ -108,12 +97,7 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
     const h = d[i + 1];
     if (h !== 0) {
       for (let k = 0; k <= i; k++) d[k] = w[rowNext + k] / h;
-      for (let j = 0; j <= i; j++) {
-        const rowJ = j * n;
-        let g = 0;
-        for (let k = 0; k <= i; k++) g += w[rowNext + k] * w[rowJ + k];
-        for (let k = 0; k <= i; k++) w[rowJ + k] -= g * d[k];
-      }
+      removeComponent(w, n, i, d);
     }
     for (let k = 0; k <= i; k++) w[rowNext + k] = 0;
   }
@@ -123,6 +107,83 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
   }
   w[(n - 1) * n + n - 1] = 1;
   e[0] = 0;
+}
+
+/**
+ * e = A·d for the symmetric A held in the upper triangle of the leading (i, i) block of `w`
+ * (a row of A times d, plus the row's entries right of the diagonal added into e along the
+ * way), storing d in row i. Two rows at a time, so that their dot products are independent
+ * chains; every sum runs in the same order as one row at a time, so the result is identical.
+ */
+function multiplyUpperTriangle(
+  w: Float64Array,
+  n: number,
+  i: number,
+  d: Float64Array,
+  e: Float64Array,
+): void {
+  e.fill(0, 0, i);
+  const rowI = i * n;
+  let j = 0;
+  for (; j + 1 < i; j += 2) {
+    const rowA = j * n;
+    const rowB = rowA + n;
+    const fA = d[j];
+    const fB = d[j + 1];
+    w[rowI + j] = fA;
+    w[rowI + j + 1] = fB;
+    let gA = e[j] + w[rowA + j] * fA;
+    gA += w[rowA + j + 1] * d[j + 1];
+    e[j + 1] += w[rowA + j + 1] * fA;
+    let gB = e[j + 1] + w[rowB + j + 1] * fB;
+    for (let k = j + 2; k < i; k++) {
+      const a = w[rowA + k];
+      const b = w[rowB + k];
+      const dk = d[k];
+      gA += a * dk;
+      gB += b * dk;
+      e[k] = e[k] + a * fA + b * fB;
+    }
+    e[j] = gA;
+    e[j + 1] = gB;
+  }
+  if (j < i) {
+    const rowJ = j * n;
+    const f = d[j];
+    w[rowI + j] = f;
+    e[j] += w[rowJ + j] * f;
+  }
+}
+
+/**
+ * Rows 0…i of `w` (their first i + 1 entries) lose their component along row i + 1:
+ * w_j −= (w_{i+1} · w_j) d. Two rows at a time, so that their dot products are independent
+ * chains; each row's sums run in the same order as on its own, so the result is identical.
+ */
+function removeComponent(w: Float64Array, n: number, i: number, d: Float64Array): void {
+  const rowNext = (i + 1) * n;
+  let j = 0;
+  for (; j < i; j += 2) {
+    const rowA = j * n;
+    const rowB = rowA + n;
+    let gA = 0;
+    let gB = 0;
+    for (let k = 0; k <= i; k++) {
+      const u = w[rowNext + k];
+      gA += u * w[rowA + k];
+      gB += u * w[rowB + k];
+    }
+    for (let k = 0; k <= i; k++) {
+      w[rowA + k] -= gA * d[k];
+      w[rowB + k] -= gB * d[k];
+    }
+  }
+  if (j === i) {
+    const rowJ = j * n;
+    let g = 0;
+    for (let k = 0; k <= i; k++) g += w[rowNext + k] * w[rowJ + k];
+    for (let k = 0; k <= i; k++) w[rowJ + k] -= g * d[k];
+  }
 }
 
 /** Implicit QL on the tridiagonal (d, e), rotating the rows of `w` along. */
@@ -137,6 +198,8 @@ function diagonaliseTridiagonal(
   let shift = 0;
   let norm = 0;
   const epsilon = Number.EPSILON;
+  const sines = new Float64Array(n);
+  const cosines = new Float64Array(n);
   for (let l = 0; l < n; l++) {
     norm = Math.max(norm, Math.abs(d[l]) + Math.abs(e[l]));
     let m = l;
@@ -180,8 +243,10 @@ function diagonaliseTridiagonal(
           c = p / r;
           p = c * d[i] - s * g;
           d[i + 1] = h + s * (c * g + s * d[i]);
-          rotateRows(w, n, i, s, c);
+          sines[i] = s;
+          cosines[i] = c;
         }
+        rotateSweep(w, n, l, m, sines, cosines);
         p = (-s * s2 * c3 * el1 * e[l]) / dl1;
         e[l] = s * p;
         d[l] = c * p;
@@ -192,15 +257,56 @@ function diagonaliseTridiagonal(
   }
 }
 
-/** Applies the plane rotation (c, s) to rows i and i+1 of `w`. */
-function rotateRows(w: Float64Array, n: number, i: number, s: number, c: number): void {
-  const rowI = i * n;
-  const rowNext = rowI + n;
-  for (let k = 0; k < n; k++) {
-    const next = w[rowNext + k];
-    const current = w[rowI + k];
-    w[rowNext + k] = s * current + c * next;
-    w[rowI + k] = c * current - s * next;
+/**
+ * Applies a QL sweep's plane rotations to the rows of `w`: for i = m − 1 down to l, rows i and
+ * i + 1 by (cosines[i], sines[i]). Four consecutive rotations go through the rows in one pass,
+ * the shared row held between them; every entry sees the same operations in the same order as
+ * with one pass per rotation, so the result is identical.
+ */
+function rotateSweep(
+  w: Float64Array,
+  n: number,
+  l: number,
+  m: number,
+  sines: Float64Array,
+  cosines: Float64Array,
+): void {
+  let i = m - 1;
+  for (; i - 3 >= l; i -= 4) {
+    const [s1, s2, s3, s4] = [sines[i], sines[i - 1], sines[i - 2], sines[i - 3]];
+    const [c1, c2, c3, c4] = [cosines[i], cosines[i - 1], cosines[i - 2], cosines[i - 3]];
+    const row1 = i * n;
+    const row0 = row1 + n;
+    const row2 = row1 - n;
+    const row3 = row2 - n;
+    const row4 = row3 - n;
+    for (let k = 0; k < n; k++) {
+      const next = w[row0 + k];
+      const current1 = w[row1 + k];
+      w[row0 + k] = s1 * current1 + c1 * next;
+      const rotated1 = c1 * current1 - s1 * next;
+      const current2 = w[row2 + k];
+      w[row1 + k] = s2 * current2 + c2 * rotated1;
+      const rotated2 = c2 * current2 - s2 * rotated1;
+      const current3 = w[row3 + k];
+      w[row2 + k] = s3 * current3 + c3 * rotated2;
+      const rotated3 = c3 * current3 - s3 * rotated2;
+      const current4 = w[row4 + k];
+      w[row3 + k] = s4 * current4 + c4 * rotated3;
+      w[row4 + k] = c4 * current4 - s4 * rotated3;
+    }
+  }
+  for (; i >= l; i--) {
+    const s = sines[i];
+    const c = cosines[i];
+    const rowI = i * n;
+    const rowNext = rowI + n;
+    for (let k = 0; k < n; k++) {
+      const next = w[rowNext + k];
+      const current = w[rowI + k];
+      w[rowNext + k] = s * current + c * next;
+      w[rowI + k] = c * current - s * next;
+    }
   }
 }
 
