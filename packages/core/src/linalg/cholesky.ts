@@ -162,8 +162,20 @@ export function solveWithCholesky(lower: Matrix, rightHandSide: Matrix): Matrix 
  * @throws LinearAlgebraError - if the matrix is not symmetric positive definite
  */
 export function invertSymmetricPositiveDefinite(matrix: Matrix): Matrix {
-  const n = matrix.rows;
-  const lower = cholesky(matrix);
+  return inverseFromCholesky(cholesky(matrix));
+}
+
+/**
+ * The inverse of a symmetric positive-definite matrix from its Cholesky factor L (as
+ * {@link cholesky} returns it): `A⁻¹ = L⁻ᵀ · L⁻¹`, accumulated row by row and exactly symmetric.
+ * Equal, bit for bit, to {@link invertSymmetricPositiveDefinite} of the matrix, without
+ * factorising it again when the factor is at hand (e.g. from drawing pseudodata).
+ *
+ * @param lower - (n, n), lower triangular with a positive diagonal
+ * @returns (n, n), symmetric
+ */
+export function inverseFromCholesky(lower: Matrix): Matrix {
+  const n = lower.rows;
   const l = lower.data;
   // L⁻¹ is lower triangular: solve L · Y = I one row of Y at a time.
   const lowerInverse = new Float64Array(n * n);
