@@ -230,7 +230,7 @@ describe('symmetricEigen', () => {
     for (let i = 1; i < n; i++) expect(values[i]).toBeGreaterThanOrEqual(values[i - 1]);
   });
 
-  it('should give A·v = λ·v for sizes 1 to 9 (rows paired and rotations grouped by four, with remainders)', () => {
+  it('should give A·v = λ·v for sizes 1 to 9 (rows and rotations taken four at a time, with remainders)', () => {
     for (let n = 1; n <= 9; n++) {
       const a = randomCovariance(n, 40 + n, 0);
       const { values, vectors } = symmetricEigen(a);

@@ -112,7 +112,7 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
 /**
  * e = A·d for the symmetric A held in the upper triangle of the leading (i, i) block of `w`
  * (a row of A times d, plus the row's entries right of the diagonal added into e along the
- * way), storing d in row i. Two rows at a time, so that their dot products are independent
+ * way), storing d in row i. Four rows at a time, so that their dot products are independent
  * chains; every sum runs in the same order as one row at a time, so the result is identical.
  */
 function multiplyUpperTriangle(
@@ -125,60 +125,94 @@ function multiplyUpperTriangle(
   e.fill(0, 0, i);
   const rowI = i * n;
   let j = 0;
-  for (; j + 1 < i; j += 2) {
+  for (; j + 3 < i; j += 4) {
     const rowA = j * n;
     const rowB = rowA + n;
-    const fA = d[j];
-    const fB = d[j + 1];
+    const rowC = rowB + n;
+    const rowD = rowC + n;
+    const [fA, fB, fC, fD] = [d[j], d[j + 1], d[j + 2], d[j + 3]];
     w[rowI + j] = fA;
     w[rowI + j + 1] = fB;
+    w[rowI + j + 2] = fC;
+    w[rowI + j + 3] = fD;
+    // The corner: each row adds into the entries of e that the next rows start from.
     let gA = e[j] + w[rowA + j] * fA;
-    gA += w[rowA + j + 1] * d[j + 1];
-    e[j + 1] += w[rowA + j + 1] * fA;
+    for (let k = j + 1; k < j + 4; k++) {
+      gA += w[rowA + k] * d[k];
+      e[k] += w[rowA + k] * fA;
+    }
     let gB = e[j + 1] + w[rowB + j + 1] * fB;
-    for (let k = j + 2; k < i; k++) {
+    for (let k = j + 2; k < j + 4; k++) {
+      gB += w[rowB + k] * d[k];
+      e[k] += w[rowB + k] * fB;
+    }
+    let gC = e[j + 2] + w[rowC + j + 2] * fC;
+    gC += w[rowC + j + 3] * d[j + 3];
+    e[j + 3] += w[rowC + j + 3] * fC;
+    let gD = e[j + 3] + w[rowD + j + 3] * fD;
+    for (let k = j + 4; k < i; k++) {
       const a = w[rowA + k];
       const b = w[rowB + k];
+      const c = w[rowC + k];
+      const dd = w[rowD + k];
       const dk = d[k];
       gA += a * dk;
       gB += b * dk;
-      e[k] = e[k] + a * fA + b * fB;
+      gC += c * dk;
+      gD += dd * dk;
+      e[k] = e[k] + a * fA + b * fB + c * fC + dd * fD;
     }
     e[j] = gA;
     e[j + 1] = gB;
+    e[j + 2] = gC;
+    e[j + 3] = gD;
   }
-  if (j < i) {
+  for (; j < i; j++) {
     const rowJ = j * n;
     const f = d[j];
     w[rowI + j] = f;
-    e[j] += w[rowJ + j] * f;
+    let g = e[j] + w[rowJ + j] * f;
+    for (let k = j + 1; k < i; k++) {
+      g += w[rowJ + k] * d[k];
+      e[k] += w[rowJ + k] * f;
+    }
+    e[j] = g;
   }
 }
 
 /**
  * Rows 0…i of `w` (their first i + 1 entries) lose their component along row i + 1:
- * w_j −= (w_{i+1} · w_j) d. Two rows at a time, so that their dot products are independent
+ * w_j −= (w_{i+1} · w_j) d. Four rows at a time, so that their dot products are independent
  * chains; each row's sums run in the same order as on its own, so the result is identical.
  */
 function removeComponent(w: Float64Array, n: number, i: number, d: Float64Array): void {
   const rowNext = (i + 1) * n;
   let j = 0;
-  for (; j < i; j += 2) {
+  for (; j + 3 <= i; j += 4) {
     const rowA = j * n;
     const rowB = rowA + n;
+    const rowC = rowB + n;
+    const rowD = rowC + n;
     let gA = 0;
     let gB = 0;
+    let gC = 0;
+    let gD = 0;
     for (let k = 0; k <= i; k++) {
       const u = w[rowNext + k];
       gA += u * w[rowA + k];
       gB += u * w[rowB + k];
+      gC += u * w[rowC + k];
+      gD += u * w[rowD + k];
     }
     for (let k = 0; k <= i; k++) {
-      w[rowA + k] -= gA * d[k];
-      w[rowB + k] -= gB * d[k];
+      const dk = d[k];
+      w[rowA + k] -= gA * dk;
+      w[rowB + k] -= gB * dk;
+      w[rowC + k] -= gC * dk;
+      w[rowD + k] -= gD * dk;
     }
   }
-  if (j === i) {
+  for (; j <= i; j++) {
     const rowJ = j * n;
     let g = 0;
     for (let k = 0; k <= i; k++) g += w[rowNext + k] * w[rowJ + k];
