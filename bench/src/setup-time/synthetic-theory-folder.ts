@@ -87,11 +87,14 @@ function yamlList(key: string, values: Iterable<number>): string {
   return `${key}:\n${Array.from(values, (value) => `- ${value}`).join('\n')}\n`;
 }
 
-/** The kinematics file: DIS points at x = 0.1, Q² = 100 GeV², y = 0.5 (they pass the DIS cuts). */
+/**
+ * The kinematics file, in block style as NNPDF writes them: DIS points at x = 0.1,
+ * Q² = 100 GeV², y = 0.5 (they pass the DIS cuts), hadronic ones at y = 1, m_Z², √s = 13 TeV.
+ */
 function kinematicsYaml(dataset: SyntheticDatasetSpec, variables: readonly string[]): string {
   const mids = dataset.kind === 'dis' ? [0.1, 100, 0.5] : [1.0, 8315.0, 13000.0];
   const bin = variables
-    .map((name, k) => `  ${name}: {min: null, mid: ${mids[k]}, max: null}`)
+    .map((name, k) => `  ${name}:\n    min: null\n    mid: ${mids[k]}\n    max: null`)
     .join('\n')
     .replace(/^ /, '-');
   return `bins:\n${Array.from({ length: dataset.ndata }, () => bin).join('\n')}\n`;
