@@ -77,14 +77,7 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
       }
       const hh = f / (h + h);
       for (let j = 0; j < i; j++) e[j] -= hh * d[j];
-      for (let j = 0; j < i; j++) {
-        const rowJ = j * n;
-        f = d[j];
-        g = e[j];
-        for (let k = j; k < i; k++) w[rowJ + k] -= f * e[k] + g * d[k];
-        d[j] = w[rowJ + i - 1];
-        w[rowJ + i] = 0;
-      }
+      subtractRankTwo(w, n, i, d, e);
     }
     d[i] = h;
   }
@@ -107,6 +100,54 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
   }
   w[(n - 1) * n + n - 1] = 1;
   e[0] = 0;
+}
+
+/**
+ * The rank-2 update of the leading (i, i) block's upper triangle, A −= d·eᵀ + e·dᵀ, then column
+ * i − 1 of each row into d (the next Householder vector) and column i cleared. Four rows at a
+ * time, sharing the loads of d and e; every entry gets the same operations as one row at a time.
+ */
+function subtractRankTwo(
+  w: Float64Array,
+  n: number,
+  i: number,
+  d: Float64Array,
+  e: Float64Array,
+): void {
+  let j = 0;
+  for (; j + 3 < i; j += 4) {
+    const rowA = j * n;
+    const rowB = rowA + n;
+    const rowC = rowB + n;
+    const rowD = rowC + n;
+    const [fA, fB, fC, fD] = [d[j], d[j + 1], d[j + 2], d[j + 3]];
+    const [gA, gB, gC, gD] = [e[j], e[j + 1], e[j + 2], e[j + 3]];
+    // The corner, where the rows start one after another.
+    for (let k = j; k < j + 4; k++) w[rowA + k] -= fA * e[k] + gA * d[k];
+    for (let k = j + 1; k < j + 4; k++) w[rowB + k] -= fB * e[k] + gB * d[k];
+    for (let k = j + 2; k < j + 4; k++) w[rowC + k] -= fC * e[k] + gC * d[k];
+    w[rowD + j + 3] -= fD * e[j + 3] + gD * d[j + 3];
+    for (let k = j + 4; k < i; k++) {
+      const ek = e[k];
+      const dk = d[k];
+      w[rowA + k] -= fA * ek + gA * dk;
+      w[rowB + k] -= fB * ek + gB * dk;
+      w[rowC + k] -= fC * ek + gC * dk;
+      w[rowD + k] -= fD * ek + gD * dk;
+    }
+    for (let row = rowA, r = j; r < j + 4; r++, row += n) {
+      d[r] = w[row + i - 1];
+      w[row + i] = 0;
+    }
+  }
+  for (; j < i; j++) {
+    const rowJ = j * n;
+    const f = d[j];
+    const g = e[j];
+    for (let k = j; k < i; k++) w[rowJ + k] -= f * e[k] + g * d[k];
+    d[j] = w[rowJ + i - 1];
+    w[rowJ + i] = 0;
+  }
 }
 
 /**
