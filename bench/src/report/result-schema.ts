@@ -85,6 +85,9 @@ export const setupSchema = z.discriminatedUnion('status', [
     ndata: positiveCount,
     coldSeconds: seconds,
     cachedSeconds: seconds,
+    /** CPU time (user + system) of the cold call: the work, whatever the machine's load. */
+    coldCpuSeconds: seconds,
+    cachedCpuSeconds: seconds,
     cacheHit: z.boolean(),
   }),
   skipped,
@@ -109,6 +112,9 @@ export const setupNnpdf40Schema = z.discriminatedUnion('status', [
     writeSeconds: seconds,
     coldSeconds: seconds,
     cachedSeconds: seconds,
+    /** CPU time (user + system) of the cold call: the work, whatever the machine's load. */
+    coldCpuSeconds: seconds,
+    cachedCpuSeconds: seconds,
     cacheHit: z.boolean(),
   }),
   skipped,

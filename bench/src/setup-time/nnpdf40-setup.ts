@@ -24,6 +24,10 @@ export interface Nnpdf40SetupTiming {
   readonly coldSeconds: number;
   /** `prepareFitInputs` again, from the HDF5 cache. */
   readonly cachedSeconds: number;
+  /** CPU time (user + system) of the cold call: the work, whatever the machine's load. */
+  readonly coldCpuSeconds: number;
+  /** CPU time of the cached call. */
+  readonly cachedCpuSeconds: number;
   /** Whether the second call did come from the cache. */
   readonly cacheHit: boolean;
 }
@@ -52,6 +56,8 @@ export async function measureNnpdf40SetupTime(
       writeSeconds,
       coldSeconds: timing.coldSeconds,
       cachedSeconds: timing.cachedSeconds,
+      coldCpuSeconds: timing.coldCpuSeconds,
+      cachedCpuSeconds: timing.cachedCpuSeconds,
       cacheHit: timing.cacheHit,
     };
   } finally {

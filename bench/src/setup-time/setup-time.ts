@@ -34,19 +34,11 @@ export function setupRuncardFile(sharedData = SHARED_DATA_FOLDER): string {
 }
 
 /** Set-up time of a runcard's fit inputs, cold and from the HDF5 cache. */
-export interface SetupTiming {
+export interface SetupTiming extends PrepareTiming {
   /** The runcard, relative to the repository. */
   readonly runcard: string;
   /** Number of replicas prepared. */
   readonly replicas: number;
-  /** Data points of the fit. */
-  readonly ndata: number;
-  /** `prepareFitInputs` with an empty cache: read, cut, covariance, pseudodata, split, cache write. */
-  readonly coldSeconds: number;
-  /** `prepareFitInputs` again: read back from the HDF5 cache. */
-  readonly cachedSeconds: number;
-  /** Whether the second call did come from the cache. */
-  readonly cacheHit: boolean;
 }
 
 /** `prepareFitInputs` on a runcard, cold and from the HDF5 cache. */
@@ -57,8 +49,21 @@ export interface PrepareTiming {
   readonly coldSeconds: number;
   /** `prepareFitInputs` again, from the HDF5 cache. */
   readonly cachedSeconds: number;
+  /**
+   * CPU time (user + system) of the process during the cold call: on a shared machine, the
+   * work done, whatever the other processes took of the wall time.
+   */
+  readonly coldCpuSeconds: number;
+  /** CPU time of the process during the cached call. */
+  readonly cachedCpuSeconds: number;
   /** Whether the second call did come from the cache. */
   readonly cacheHit: boolean;
+}
+
+/** CPU seconds (user + system) of this process since `start`. */
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1e6;
 }
 
 /**
@@ -75,12 +80,17 @@ export async function timePrepareFitInputs(
   const chosen = Array.from({ length: replicas }, (_, r) => r + 1);
   try {
     const options = { runcardFile, replicas: chosen, cacheFolder };
+    const coldStart = process.cpuUsage();
     const cold = await prepareFitInputs(runcard, options);
+    const coldCpuSeconds = cpuSecondsSince(coldStart);
+    const cachedStart = process.cpuUsage();
     const cached = await prepareFitInputs(runcard, options);
     return {
       ndata: cold.inputs.ndata,
       coldSeconds: cold.seconds,
       cachedSeconds: cached.seconds,
+      coldCpuSeconds,
+      cachedCpuSeconds: cpuSecondsSince(cachedStart),
       cacheHit: cached.cached,
     };
   } finally {
