@@ -10,6 +10,7 @@
         "native/layout.cc",
         "native/luminosity.cc",
         "native/matmul.cc",
+        "native/peak.cc",
         "native/reduce.cc",
         "native/small_gemm.cc",
         "native/thread_pool.cc"

@@ -1,9 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '@partonfit/core';
-import { WORKLOADS } from '../workloads/workloads.js';
+import { RATIO_WORKLOADS, WORKLOADS } from '../workloads/workloads.js';
 
 /** Parts of the benchmark that `--skip` can leave out. */
-export const SKIPPABLE_PARTS = ['setup', 'ratios', 'components', 'profile', 'crosscheck'] as const;
+export const SKIPPABLE_PARTS = [
+  'setup',
+  'ratios',
+  'components',
+  'profile',
+  'crosscheck',
+  'zero-blocks',
+] as const;
 
 /** One of {@link SKIPPABLE_PARTS}. */
 export type SkippablePart = (typeof SKIPPABLE_PARTS)[number];
@@ -45,7 +52,7 @@ export interface BenchOptions {
 /** The usage text of `npm run bench`. */
 export const USAGE = `Usage: npm run bench -- [options]
 
-Runs the training step of seeded synthetic workloads (nnpdf40, dis) for R = 1, 10, 100
+Runs the training step of seeded synthetic workloads (nnpdf40, nnpdf40-sparse, dis) for R = 1, 10, 100
 replicas on every available backend (each in its own process) and writes
 bench/results/<date>-<backend>.json and bench/results/<date>.md (also printed).
 
@@ -60,7 +67,7 @@ Options:
   --workloads a,b         ${Object.keys(WORKLOADS).join(', ')} (default: all)
   --replicas 1,10,100     replica counts
   --ratio-replicas 10,100 replica counts for the five naive-vs-seed ratios
-  --ratio-workloads a,b   workloads for the ratios (default: all; quick: dis)
+  --ratio-workloads a,b   workloads for the ratios (default: nnpdf40, dis; quick: dis)
   --steps N               measured steps after warm-up (default 20)
   --warmup N              warm-up steps (default 3)
   --budget S              skip a measurement projected to exceed S seconds (default 900;
@@ -192,7 +199,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       value('--ratio-workloads') === undefined
         ? quick
           ? ['dis']
-          : Object.keys(WORKLOADS)
+          : [...RATIO_WORKLOADS]
         : names('--ratio-workloads', value('--ratio-workloads') ?? '', Object.keys(WORKLOADS)),
     explicitReplicas: replicasText !== undefined || ratioText !== undefined,
     steps: integer('--steps', value('--steps') ?? (quick ? '5' : '20'), 1),

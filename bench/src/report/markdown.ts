@@ -92,7 +92,8 @@ function componentTable(results: readonly BenchResult[]): string {
 
 /**
  * The components made of matrix products (network, DIS, hadronic) against the same run's
- * `(n, n) @ (n, n)` product: GFLOP/s = FLOPs / median, and its share of the product's.
+ * `(n, n) @ (n, n)` product through `tf.matMul` and, on native, the BLAS's raw sgemm (one
+ * product per thread, called directly): GFLOP/s = FLOPs / median, and its share of each.
  */
 function throughputTable(results: readonly BenchResult[]): string {
   const rows = results.flatMap((result) =>
@@ -101,9 +102,11 @@ function throughputTable(results: readonly BenchResult[]): string {
         .filter((component) => component.flops !== null)
         .map((component) => {
           const gflops = (component.flops ?? 0) / component.stats.median / 1e6;
+          const peak = result.blasPeak;
           return [
             result.backend.name,
             `${formatNumber(result.sgemm.gflops)} (n = ${result.sgemm.size})`,
+            peak === null ? '–' : `${formatNumber(peak.gflops)} (${peak.threads} × ${peak.size})`,
             c.workload,
             String(c.replicas),
             component.name,
@@ -111,6 +114,7 @@ function throughputTable(results: readonly BenchResult[]): string {
             formatNumber(component.stats.median),
             formatNumber(gflops),
             `${formatNumber((100 * gflops) / result.sgemm.gflops)} %`,
+            peak === null ? '–' : `${formatNumber((100 * gflops) / peak.gflops)} %`,
           ];
         }),
     ),
@@ -118,14 +122,89 @@ function throughputTable(results: readonly BenchResult[]): string {
   return table(
     [
       'backend',
-      'sgemm GFLOP/s',
+      'tf.matMul GFLOP/s',
+      'raw sgemm GFLOP/s',
       'workload',
       'R',
       'component',
       'GFLOP per call',
       'ms',
       'GFLOP/s',
-      'of sgemm',
+      'of tf.matMul',
+      'of raw sgemm',
+    ],
+    rows,
+  );
+}
+
+/**
+ * The gain of skipping zero blocks: the hadronic component and the step of `nnpdf40-sparse`
+ * against its dense twin `nnpdf40`, the same arithmetic on kernels that skip nothing.
+ */
+function zeroBlockTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) => {
+    const configurations = measured(result);
+    const hadronic = (c: MeasuredConfiguration) =>
+      c.components.find((component) => component.name === 'hadronic')?.stats.median;
+    return configurations
+      .filter((c) => c.workload === 'nnpdf40-sparse')
+      .flatMap((sparse) => {
+        const dense = configurations.find(
+          (c) => c.workload === 'nnpdf40' && c.replicas === sparse.replicas,
+        );
+        const [denseMs, sparseMs] = [dense && hadronic(dense), hadronic(sparse)];
+        if (dense === undefined || denseMs === undefined || sparseMs === undefined) return [];
+        return [
+          [
+            result.backend.name,
+            String(sparse.replicas),
+            formatNumber(denseMs),
+            formatNumber(sparseMs),
+            `${formatNumber(denseMs / sparseMs)}×`,
+            formatNumber(dense.stepMs.median),
+            formatNumber(sparse.stepMs.median),
+          ],
+        ];
+      });
+  });
+  return table(
+    [
+      'backend',
+      'R',
+      'hadronic ms, nnpdf40 (dense)',
+      'hadronic ms, nnpdf40-sparse',
+      'gain',
+      'step ms, nnpdf40',
+      'step ms, nnpdf40-sparse',
+    ],
+    rows,
+  );
+}
+
+/** The contraction on each real hadronic table as it is against the same table with no zeros. */
+function realTableZeroBlockTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    result.realTableZeroBlocks.map((entry) => [
+      result.backend.name,
+      entry.table,
+      `${entry.channels} × ${entry.x} × ${entry.x} × ${entry.data}`,
+      `${formatNumber(100 * entry.zeroFraction)} %`,
+      String(entry.replicas),
+      formatNumber(entry.denseMs),
+      formatNumber(entry.sparseMs),
+      `${formatNumber(entry.denseMs / entry.sparseMs)}×`,
+    ]),
+  );
+  return table(
+    [
+      'backend',
+      'table',
+      'channel × x1 × x2 × data',
+      'zeros',
+      'R',
+      'ms, zeros filled',
+      'ms, as it is',
+      'gain',
     ],
     rows,
   );
@@ -304,7 +383,9 @@ export function resultsMarkdown(results: readonly BenchResult[], date?: string):
     ].join('\n\n'),
     `## Training step\n\n${stepTable(results)}`,
     `## Step components, median ms (each forward + backward, in isolation)\n\n${componentTable(results)}`,
-    `## Matrix products against the backend's sgemm (same run)\n\n${throughputTable(results)}`,
+    `## Matrix products against the backend's sgemm and the BLAS's raw peak (same run)\n\n${throughputTable(results)}`,
+    `## Zero blocks skipped: nnpdf40-sparse against its dense twin\n\n${zeroBlockTable(results)}`,
+    `## Zero blocks skipped on real tables (forward + backward, native)\n\n${realTableZeroBlockTable(results)}`,
     `## Speed-up over wasm (median step)\n\n${wasmSpeedupTable(results)}`,
     `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
     `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMPONENT_NAMES } from '../components/component-names.js';
 
 /** Version of the result layout; bump it when a field changes meaning. */
-export const RESULT_SCHEMA_VERSION = 3;
+export const RESULT_SCHEMA_VERSION = 4;
 
 const count = z.int().nonnegative();
 const positiveCount = z.int().positive();
@@ -126,6 +126,29 @@ const componentSchema = z.strictObject({
   stats: sampleSummarySchema,
   /** FLOPs of one call's matrix products (network, DIS, hadronic), else null. */
   flops: z.number().nonnegative().nullable(),
+});
+
+/**
+ * The BLAS's raw float32 peak (native only): one `(n, n)` sgemm per thread of the addon's pool at
+ * once, called directly.
+ */
+export const blasPeakSchema = z.strictObject({
+  size: positiveCount,
+  threads: positiveCount,
+  /** `threads · 2 n³` over the median round, GFLOP/s. */
+  gflops: z.number().positive(),
+});
+
+/** The hadronic contraction on a real table as it is and with no zero left to skip. */
+export const realTableZeroBlocksSchema = z.strictObject({
+  table: z.string(),
+  x: positiveCount,
+  channels: positiveCount,
+  data: positiveCount,
+  zeroFraction: z.number().min(0).max(1),
+  sparseMs: z.number().positive(),
+  denseMs: z.number().positive(),
+  replicas: positiveCount,
 });
 
 /** `tf.matMul` of two `(n, n)` float32 matrices on the backend: its float32 peak. */
@@ -259,6 +282,10 @@ export const benchResultSchema = z.strictObject({
   setupNnpdf40: setupNnpdf40Schema,
   /** The backend's matrix-product throughput, measured before the workloads. */
   sgemm: sgemmSchema,
+  /** The BLAS's raw peak, on the native backend; null elsewhere. */
+  blasPeak: blasPeakSchema.nullable(),
+  /** The zero-block gain on the shared data's real hadronic tables (native; else empty). */
+  realTableZeroBlocks: z.array(realTableZeroBlocksSchema),
   configurations: z.array(configurationSchema),
   ratios: z.array(ratioSchema),
   /** The process's peak resident set size (`maxRSS`), MB. */

@@ -132,8 +132,11 @@ describe('runBackend on the tiny workload', () => {
     expect(counted.map((component) => component.name)).toEqual(['network', 'dis', 'hadronic']);
     expect(counted.every((component) => (component.flops ?? 0) > 0)).toBe(true);
     const markdown = resultsMarkdown([result]);
-    expect(markdown).toContain("## Matrix products against the backend's sgemm (same run)");
-    expect(markdown.match(/^\| cpu \| [^|]+ \(n = \d+\) \| tiny \| 2 \| /gm)).toHaveLength(3);
+    expect(markdown).toContain(
+      "## Matrix products against the backend's sgemm and the BLAS's raw peak (same run)",
+    );
+    expect(result.blasPeak).toBeNull();
+    expect(markdown.match(/^\| cpu \| [^|]+ \(n = \d+\) \| – \| tiny \| 2 \| /gm)).toHaveLength(3);
   });
 
   it('should divide wasm’s median step by every other backend’s, configuration by configuration', () => {
@@ -149,6 +152,26 @@ describe('runBackend on the tiny workload', () => {
       `| tiny | 2 | ${formatNumber(4 * two.stepMs.median)} | cpu | ${formatNumber(two.stepMs.median)} | **4.00×** |`,
     );
     expect(resultsMarkdown([result])).toContain('_No wasm result._');
+  });
+
+  it('should give the zero-block gain of nnpdf40-sparse over its dense twin, R by R', () => {
+    const both = structuredClone(result);
+    const measuredTwo = both.configurations[1];
+    if (measuredTwo.status !== 'measured') throw new Error('skipped');
+    const dense = { ...structuredClone(measuredTwo), workload: 'nnpdf40' };
+    const sparse = { ...structuredClone(measuredTwo), workload: 'nnpdf40-sparse' };
+    const hadronic = sparse.components.find((component) => component.name === 'hadronic');
+    if (hadronic === undefined) throw new Error('no hadronic component');
+    hadronic.stats.median /= 2.5;
+    both.configurations = [dense, sparse];
+    const denseMs = dense.components.find((component) => component.name === 'hadronic')?.stats
+      .median;
+    expect(resultsMarkdown([both])).toContain(
+      `| cpu | 2 | ${formatNumber(denseMs ?? 0)} | ${formatNumber(hadronic.stats.median)} | 2.50× |`,
+    );
+    expect(resultsMarkdown([result])).toMatch(
+      /## Zero blocks skipped: nnpdf40-sparse against its dense twin\n\n_None measured._/,
+    );
   });
 
   it('should reject a workload it does not know', async () => {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@partonfit/core';
 import { initBackend, type BackendRequest } from '@partonfit/backend';
+import { measureBlasPeak } from '@partonfit/backend-native';
 import { gaussIntegrationGrid, type IntegrationGrid } from '@partonfit/layers';
 import type { BenchOptions } from '../cli/options.js';
 import {
@@ -12,7 +13,11 @@ import {
   type WorkloadResult,
 } from '../report/result-schema.js';
 import { measureNnpdf40SetupTime } from '../setup-time/nnpdf40-setup.js';
-import { measureSetupTime, setupRuncardFile } from '../setup-time/setup-time.js';
+import {
+  measureSetupTime,
+  setupRuncardFile,
+  SHARED_DATA_FOLDER,
+} from '../setup-time/setup-time.js';
 import { buildWorkload, type BenchWorkload } from '../workloads/build-workload.js';
 import { firstReplicas } from '../workloads/first-replicas.js';
 import type { WorkloadSpec } from '../workloads/workload-spec.js';
@@ -21,6 +26,7 @@ import { loadAverage, machineInfo } from './machine.js';
 import { measureConfiguration } from './measure-configuration.js';
 import { measureSgemmThroughput } from '../measure/sgemm-throughput.js';
 import { wasmMemoryProblem } from './wasm-memory.js';
+import { measureRealTableZeroBlocks } from '../zero-blocks/real-tables.js';
 
 /** Integration points of the sum rules: the trainer's default 100-point Gauss–Legendre grid. */
 export const INTEGRATION_POINTS = 100;
@@ -78,6 +84,14 @@ function withSpeedups(configurations: ConfigurationResult[]): ConfigurationResul
   });
 }
 
+/** The BLAS's raw peak on the native backend: 1024² products, one per thread, five rounds. */
+function rawBlasPeak(): BenchResult['blasPeak'] {
+  const peak = measureBlasPeak(1024, 5);
+  return peak === undefined
+    ? null
+    : { size: peak.size, threads: peak.threads, gflops: peak.gflops };
+}
+
 /**
  * Runs the whole benchmark on one backend in this process (`options.backend`): set-up time, then
  * for every workload and replica count (ascending) the configuration's measurements, skipping a
@@ -112,6 +126,25 @@ export async function runBackend(
   }
   const sgemm = await measureSgemmThroughput(options.steps);
   prefix(`sgemm ${sgemm.size}: ${sgemm.gflops.toFixed(1)} GFLOP/s`);
+  const blasPeak = selection.backend === 'native' ? rawBlasPeak() : null;
+  if (blasPeak !== null) {
+    prefix(
+      `raw sgemm ${blasPeak.threads} × ${blasPeak.size}: ${blasPeak.gflops.toFixed(1)} GFLOP/s`,
+    );
+  }
+  const realTableZeroBlocks =
+    selection.backend === 'native' && !options.skip.has('zero-blocks')
+      ? await measureRealTableZeroBlocks(
+          SHARED_DATA_FOLDER,
+          Math.max(...options.replicas),
+          options.steps,
+        )
+      : [];
+  for (const entry of realTableZeroBlocks) {
+    prefix(
+      `${entry.table}: ${(100 * entry.zeroFraction).toFixed(0)} % zeros, ${entry.denseMs.toFixed(2)} → ${entry.sparseMs.toFixed(2)} ms`,
+    );
+  }
   const workloads: WorkloadResult[] = [];
   let configurations: ConfigurationResult[] = [];
   const ratios: RatioResult[] = [];
@@ -193,6 +226,8 @@ export async function runBackend(
     setup,
     setupNnpdf40,
     sgemm,
+    blasPeak,
+    realTableZeroBlocks,
     configurations,
     ratios,
     peakRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20,

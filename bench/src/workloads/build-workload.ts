@@ -12,11 +12,14 @@ import {
   type FitDataset,
   type FitInputs,
   type FkTable,
+  type HadronicFkTable,
   type LagrangeDataset,
 } from '@partonfit/fktables';
 import { benchRuncard } from './bench-runcard.js';
 import { syntheticCovarianceBlocks } from './synthetic-covariance.js';
 import {
+  applyKinematicLimits,
+  kinematicLimits,
   luminosityChannels,
   randomDisTable,
   randomHadronicTable,
@@ -44,6 +47,22 @@ function observableOf(name: string, table: FkTable) {
   return toObservableTensors(createObservable(name, 'NULL', [[table]]), () => 0);
 }
 
+/** A random hadronic table of the spec's channels, zero beyond its kinematic limits if any. */
+function hadronicTable(
+  spec: WorkloadSpec,
+  name: string,
+  ndata: number,
+  xGrid: Float64Array,
+  random: SeededRandom,
+): HadronicFkTable {
+  const channels = luminosityChannels(spec.disChannels, spec.hadronicChannels, random);
+  const table = randomHadronicTable(name, ndata, channels, xGrid, random);
+  if (spec.hadronicKinematics !== undefined) {
+    applyKinematicLimits(table, kinematicLimits(ndata, spec.hadronicKinematics, random));
+  }
+  return table;
+}
+
 /**
  * Builds a workload's fit inputs exactly as `prepareFitInputs` lays them out, for the given
  * replicas: random FK tables on the shared x-grid (each table from its own seeded stream), central
@@ -69,13 +88,7 @@ export function buildWorkload(spec: WorkloadSpec, replicas: readonly number[]): 
     const table =
       dataset.kind === 'dis'
         ? randomDisTable(dataset.name, dataset.ndata, spec.disChannels, xGrid, random)
-        : randomHadronicTable(
-            dataset.name,
-            dataset.ndata,
-            luminosityChannels(spec.disChannels, spec.hadronicChannels, random),
-            xGrid,
-            random,
-          );
+        : hadronicTable(spec, dataset.name, dataset.ndata, xGrid, random);
     centralData.set(predictFkTable(table, truth), offset);
     const entry = { name: dataset.name, offset, ndata: dataset.ndata };
     offset += dataset.ndata;

@@ -14,6 +14,8 @@ export {
   syntheticCovarianceBlocks,
 } from './synthetic-covariance.js';
 export {
+  applyKinematicLimits,
+  kinematicLimits,
   luminosityChannels,
   randomDisTable,
   randomHadronicTable,
@@ -23,10 +25,18 @@ export {
 export {
   experimentBlockSizes,
   workloadCounts,
+  type HadronicKinematics,
   type SyntheticDatasetSpec,
   type SyntheticLagrangeSpec,
   type WorkloadCounts,
   type WorkloadSpec,
   type XGridSpec,
 } from './workload-spec.js';
-export { DIS_WORKLOAD, NNPDF40_DIS_CHANNELS, NNPDF40_WORKLOAD, WORKLOADS } from './workloads.js';
+export {
+  DIS_WORKLOAD,
+  NNPDF40_DIS_CHANNELS,
+  NNPDF40_SPARSE_WORKLOAD,
+  NNPDF40_WORKLOAD,
+  RATIO_WORKLOADS,
+  WORKLOADS,
+} from './workloads.js';

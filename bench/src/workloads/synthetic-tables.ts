@@ -1,5 +1,6 @@
 import type { SeededRandom } from '@partonfit/core';
 import { shuffledIndices, type DisFkTable, type HadronicFkTable } from '@partonfit/fktables';
+import type { HadronicKinematics } from './workload-spec.js';
 
 /** The file name synthetic tables report, for messages. */
 export const SYNTHETIC_FILE = '<synthetic>';
@@ -85,4 +86,46 @@ export function randomHadronicTable(
     channels: channels.map(([first, second]) => [first, second] as const),
     values: randomValues(ndata * size, 1 / size, random),
   };
+}
+
+/**
+ * The kinematic limits of one hadronic table: τₙ for each of its `ndata` points, log-uniform in
+ * `[minTau, maxTau]`, ascending.
+ */
+export function kinematicLimits(
+  ndata: number,
+  { minTau, maxTau }: HadronicKinematics,
+  random: SeededRandom,
+): Float64Array {
+  const span = Math.log(maxTau / minTau);
+  const limits = Float64Array.from({ length: ndata }, () =>
+    Math.exp(Math.log(minTau) + (span * random.nextUint32()) / 2 ** 32),
+  );
+  return limits.sort();
+}
+
+/**
+ * Zeroes a hadronic table's values `(data, channel, x1, x2)` where `x1 · x2` is below its data
+ * point's limit, in place; returns the fraction of values zeroed.
+ */
+export function applyKinematicLimits(table: HadronicFkTable, limits: Float64Array): number {
+  const { xGrid, values } = table;
+  const nx = xGrid.length;
+  const block = nx * nx;
+  const channels = table.channels.length;
+  let zeroed = 0;
+  for (let n = 0; n < table.ndata; n++) {
+    for (let c = 0; c < channels; c++) {
+      const offset = (n * channels + c) * block;
+      for (let a = 0; a < nx; a++) {
+        for (let b = 0; b < nx; b++) {
+          if (xGrid[a] * xGrid[b] < limits[n]) {
+            values[offset + a * nx + b] = 0;
+            zeroed++;
+          }
+        }
+      }
+    }
+  }
+  return zeroed / values.length;
 }

@@ -38,6 +38,17 @@ export interface XGridSpec {
 }
 
 /**
+ * The kinematic limits of hadronic tables: data point n of a table probes x1 · x2 ≥ τₙ (τ = M²/s
+ * of the final state), so its FK values are zero where x1 · x2 < τₙ. The τₙ of a table are drawn
+ * log-uniformly in [minTau, maxTau] and ascend over its points, as neighbouring bins of one
+ * measurement do.
+ */
+export interface HadronicKinematics {
+  readonly minTau: number;
+  readonly maxTau: number;
+}
+
+/**
  * A seeded synthetic workload: the shapes of a real fit (datasets, points, flavours, x nodes,
  * covariance blocks, positivity and integrability sets) with random FK tables, central values
  * from the Les Houches toy PDF and a synthetic covariance. Same spec and seed → the same arrays.
@@ -55,6 +66,8 @@ export interface WorkloadSpec {
   readonly disChannels: readonly number[];
   /** Active luminosity channels of every hadronic table, drawn from `disChannels`². */
   readonly hadronicChannels: number;
+  /** Zero blocks of the hadronic tables from kinematic limits; dense tables when absent. */
+  readonly hadronicKinematics?: HadronicKinematics;
   /** Datasets in data-axis order; an experiment's datasets are consecutive. */
   readonly datasets: readonly SyntheticDatasetSpec[];
   /** Positivity sets. */

@@ -13,6 +13,7 @@
 #include "elementwise.h"
 #include "layout.h"
 #include "luminosity.h"
+#include "peak.h"
 #include "matmul.h"
 #include "reduce.h"
 #include "thread_pool.h"
@@ -394,6 +395,24 @@ Napi::Value Pad(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// The support of a table (luminosity_support's layout) at argument `index` when one is given:
+// checked entry by entry, since the kernels index the table with it.
+const int32_t* luminosity_support_argument(const Napi::CallbackInfo& info, size_t index,
+                                           const LuminosityProblem& p) {
+  const Napi::Env env = info.Env();
+  const int32_t* support = optional_ints(info, index, p.channels * p.x * p.data * 2, "support");
+  if (support == nullptr) return nullptr;
+  for (int64_t i = 0; i < p.channels * p.x * p.data; ++i) {
+    const int32_t begin = support[2 * i], end = support[2 * i + 1];
+    if (begin < 0 || end < begin || end > p.x) {
+      fail(env, "luminosity contraction: support entry " + std::to_string(i) + " is [" +
+                    std::to_string(begin) + ", " + std::to_string(end) + "), not a range of x2 points in [0, " +
+                    std::to_string(p.x) + "]");
+    }
+  }
+  return support;
+}
+
 // The arrays and sizes of a luminosity contraction, checked against each other: arguments pdf,
 // fk, firstFlavours, secondFlavours at `index`, then replicas, x, flavours, data at `index + 4`.
 LuminosityProblem luminosity_problem(const Napi::CallbackInfo& info, size_t index) {
@@ -430,11 +449,13 @@ LuminosityProblem luminosity_problem(const Napi::CallbackInfo& info, size_t inde
   return p;
 }
 
-// luminosityContraction(pdf, fk, firstFlavours, secondFlavours, replicas, x, flavours, data, out)
+// luminosityContraction(pdf, fk, firstFlavours, secondFlavours, replicas, x, flavours, data, out,
+// support?)
 Napi::Value LuminosityContraction(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   if (info.Length() < 9) fail(env, "luminosityContraction takes 9 arguments");
-  const LuminosityProblem p = luminosity_problem(info, 0);
+  LuminosityProblem p = luminosity_problem(info, 0);
+  p.support = luminosity_support_argument(info, 9, p);
   const ArrayView<float> out = floats(info, 8, "out");
   require_length(env, out.length, p.replicas * p.data, "out");
   luminosity_contraction(p, out.data);
@@ -442,17 +463,49 @@ Napi::Value LuminosityContraction(const Napi::CallbackInfo& info) {
 }
 
 // luminosityContractionGrad(dy, pdf, fk, firstFlavours, secondFlavours, replicas, x, flavours,
-// data, dPdf)
+// data, dPdf, support?)
 Napi::Value LuminosityContractionGrad(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   if (info.Length() < 10) fail(env, "luminosityContractionGrad takes 10 arguments");
   const ArrayView<float> dy = floats(info, 0, "dy");
-  const LuminosityProblem p = luminosity_problem(info, 1);
+  LuminosityProblem p = luminosity_problem(info, 1);
+  p.support = luminosity_support_argument(info, 10, p);
   const ArrayView<float> d_pdf = floats(info, 9, "dPdf");
   require_length(env, dy.length, p.replicas * p.data, "dy");
   require_length(env, d_pdf.length, p.replicas * p.x * p.flavours, "dPdf");
   luminosity_contraction_grad(p, dy.data, d_pdf.data);
   return env.Undefined();
+}
+
+// luminositySupport(fk, channels, x, data, support): where each column of the table is non-zero
+// in x2, support (channels · x · data · 2).
+Napi::Value LuminositySupport(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 5) fail(env, "luminositySupport takes 5 arguments");
+  const ArrayView<float> fk = floats(info, 0, "fk");
+  const int64_t channels = integer(info, 1, "channels");
+  const int64_t x = integer(info, 2, "x");
+  const int64_t data = integer(info, 3, "data");
+  const ArrayView<int32_t> support = ints(info, 4, "support");
+  if (channels < 0 || x < 0 || data < 0) fail(env, "luminositySupport: negative size");
+  require_length(env, fk.length, channels * x * x * data, "fk");
+  require_length(env, support.length, channels * x * data * 2, "support");
+  luminosity_support(fk.data, channels, x, data, support.data);
+  return env.Undefined();
+}
+
+// timeParallelSgemm(n, rounds): seconds of each round of one (n, n) sgemm per pool thread at
+// once, as a Float64Array.
+Napi::Value TimeParallelSgemm(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 2) fail(env, "timeParallelSgemm takes 2 arguments");
+  const int64_t n = integer(info, 0, "n");
+  const int64_t rounds = integer(info, 1, "rounds");
+  if (n < 1 || rounds < 1) fail(env, "timeParallelSgemm: n and rounds must be at least 1");
+  const std::vector<double> seconds = time_parallel_sgemm(n, rounds);
+  Napi::Float64Array result = Napi::Float64Array::New(env, seconds.size());
+  for (size_t i = 0; i < seconds.size(); ++i) result[i] = seconds[i];
+  return result;
 }
 
 }  // namespace
@@ -474,6 +527,10 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
               Napi::Function::New(env, LuminosityContraction, "luminosityContraction"));
   exports.Set("luminosityContractionGrad",
               Napi::Function::New(env, LuminosityContractionGrad, "luminosityContractionGrad"));
+  exports.Set("timeParallelSgemm",
+              Napi::Function::New(env, TimeParallelSgemm, "timeParallelSgemm"));
+  exports.Set("luminositySupport",
+              Napi::Function::New(env, LuminositySupport, "luminositySupport"));
   return exports;
 }
 

@@ -43,19 +43,17 @@ PARTONFIT_INLINE void store(float* p, V v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-// How the kernels tile a table: the vector width for the replica lanes and the most data points
-// whose forward accumulators stay in registers, 2 · 12 of AVX-512's 32 or 2 · 6 of AVX2's 16.
-// Wide on the CPUs whose AVX-512 clone (simd.h) runs: its 8-lane loops need the VL forms.
+// How the kernels tile a table: 16 replica lanes (AVX-512) or 8, and with them the most
+// accumulators a register tile holds, 2 vectors · 12 data points of AVX-512's 32 registers or
+// 2 · 6 of AVX2's 16. Wide on the CPUs whose AVX-512 clone (simd.h) runs: its 8-lane loops need
+// the VL forms.
 struct Tiling {
   bool wide = false;
-  int max_data = 6;
 };
 
 Tiling tiling() {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) {
-    return {true, 12};
-  }
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) return {true};
 #endif
   return {};
 }
@@ -139,64 +137,119 @@ PARTONFIT_INLINE int64_t tile_start(int64_t count, int64_t tiles, int64_t index)
   return count * index / tiles;
 }
 
-// out[n, r] += Σ_a first[a, r] Σ_b second[b, r] · fk[a, b, n] for kData data points n from n0
-// and one vector of replicas r: the inner sum runs in kData registers, the outer in kData more.
-// first, second (x, slots) and out (data, slots) start at the block's first replica.
-template <typename V, int kData>
-PARTONFIT_INLINE void forward_tile(const float* fk, const float* first, const float* second,
-                                   const Sizes& s, int64_t n0, float* out) {
-  V outer[kData] = {};
-  for (int64_t a = 0; a < s.x; ++a) {
-    V inner[kData] = {};
-    const float* row = fk + a * s.x * s.data + n0;
-    for (int64_t b = 0; b < s.x; ++b) {
-      const V factor = load<V>(second + b * s.slots);
-      const float* values = row + b * s.data;
-      for (int t = 0; t < kData; ++t) inner[t] += factor * values[t];
+// A range [begin, end) of x2 points.
+struct Range {
+  int64_t begin;
+  int64_t end;
+};
+
+// The x2 points where data points [n0, n1) of one (channel, x1 point) can be non-zero: the
+// union of their supports (support_a: (data, 2), luminosity_support's layout), empty when
+// every one is zero, and all of them when there is no support (a dense table).
+PARTONFIT_INLINE Range x2_range(const int32_t* support_a, const Sizes& s, int64_t n0, int64_t n1) {
+  if (support_a == nullptr) return {0, s.x};
+  Range x2{s.x, 0};
+  for (int64_t n = n0; n < n1; ++n) {
+    if (support_a[2 * n] < support_a[2 * n + 1]) {
+      x2.begin = std::min<int64_t>(x2.begin, support_a[2 * n]);
+      x2.end = std::max<int64_t>(x2.end, support_a[2 * n + 1]);
     }
-    const V factor = load<V>(first + a * s.slots);
-    for (int t = 0; t < kData; ++t) outer[t] += factor * inner[t];
+  }
+  return x2;
+}
+
+// For one x1 point a, kVectors vectors of replicas r and kData data points n from n0:
+// out[n, r] += first[a, r] · Σ_b second[b, r] · fk[a, b, n] over the x2 points b where the
+// tile's columns of the table can be non-zero, the sum in kVectors · kData
+// registers, each FK value broadcast once for every vector. row is the table's rows of point a,
+// (x, data); first_a holds first[a] for the tile's vectors; second (x, slots) and out
+// (data, slots) start at the tile's first replica.
+template <typename V, int kVectors, int kData>
+PARTONFIT_INLINE void forward_tile(const float* row, const V* first_a, const float* second,
+                                   const Sizes& s, Range x2, int64_t n0, float* out) {
+  V inner[kData][kVectors] = {};
+  const float* values = row + n0;
+  for (int64_t b = x2.begin; b < x2.end; ++b) {
+    V factor[kVectors];
+    for (int v = 0; v < kVectors; ++v) factor[v] = load<V>(second + b * s.slots + v * kWidth<V>);
+    for (int t = 0; t < kData; ++t) {
+      const float value = values[b * s.data + t];
+      for (int v = 0; v < kVectors; ++v) inner[t][v] += factor[v] * value;
+    }
   }
   for (int t = 0; t < kData; ++t) {
-    float* target = out + (n0 + t) * s.slots;
-    store(target, load<V>(target) + outer[t]);
+    for (int v = 0; v < kVectors; ++v) {
+      float* target = out + (n0 + t) * s.slots + v * kWidth<V>;
+      store(target, load<V>(target) + first_a[v] * inner[t][v]);
+    }
   }
 }
 
 // forward_tile for a run-time tile width in [1, kData].
-template <typename V, int kData>
-PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* fk, const float* first,
-                                      const float* second, const Sizes& s, int64_t n0,
+template <typename V, int kVectors, int kData>
+PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* row, const V* first_a,
+                                      const float* second, const Sizes& s, Range x2, int64_t n0,
                                       float* out) {
   if constexpr (kData > 1) {
-    if (width < kData) return forward_tile_of<V, kData - 1>(width, fk, first, second, s, n0, out);
-  }
-  forward_tile<V, kData>(fk, first, second, s, n0, out);
-}
-
-// One channel and one replica vector, every data point, in tiles of at most max_data.
-template <typename V, int kMaxData>
-PARTONFIT_INLINE void forward_block(const float* fk, const float* first, const float* second,
-                                    const Sizes& s, int max_data, float* out) {
-  const int64_t tiles = (s.data + max_data - 1) / max_data;
-  for (int64_t i = 0; i < tiles; ++i) {
-    const int64_t n0 = tile_start(s.data, tiles, i);
-    forward_tile_of<V, kMaxData>(tile_start(s.data, tiles, i + 1) - n0, fk, first, second, s, n0,
-                                 out);
-  }
-}
-
-// One channel's block fk (x, x, data) for all replicas, added into out (data, slots).
-PARTONFIT_CLONES void forward_channel(const float* fk, const float* first, const float* second,
-                                      const Sizes& s, const Tiling& tiling, float* out) {
-  int64_t r = 0;
-  if (tiling.wide) {
-    for (; r + kWidth<Lanes16> <= s.slots; r += kWidth<Lanes16>) {
-      forward_block<Lanes16, 12>(fk, first + r, second + r, s, tiling.max_data, out + r);
+    if (width < kData) {
+      return forward_tile_of<V, kVectors, kData - 1>(width, row, first_a, second, s, x2, n0,
+                                                     out);
     }
   }
-  for (; r < s.slots; r += kWidth<Lanes8>) {
-    forward_block<Lanes8, 12>(fk, first + r, second + r, s, tiling.max_data, out + r);
+  forward_tile<V, kVectors, kData>(row, first_a, second, s, x2, n0, out);
+}
+
+// One x1 point and kVectors vectors of replicas from the tile's first, every data point in
+// tiles of at most kMaxData; support_a is the point's support (null: dense).
+template <typename V, int kVectors, int kMaxData>
+PARTONFIT_INLINE void forward_vectors(const float* row, const int32_t* support_a,
+                                      const float* first_a_lanes, const float* second,
+                                      const Sizes& s, float* out) {
+  V first_a[kVectors];
+  for (int v = 0; v < kVectors; ++v) first_a[v] = load<V>(first_a_lanes + v * kWidth<V>);
+  const int64_t tiles = (s.data + kMaxData - 1) / kMaxData;
+  for (int64_t i = 0; i < tiles; ++i) {
+    const int64_t n0 = tile_start(s.data, tiles, i);
+    const int64_t n1 = tile_start(s.data, tiles, i + 1);
+    const Range x2 = x2_range(support_a, s, n0, n1);
+    if (x2.begin < x2.end) {
+      forward_tile_of<V, kVectors, kMaxData>(n1 - n0, row, first_a, second, s, x2, n0, out);
+    }
+  }
+}
+
+// One x1 point a for every replica from slot r on, in pairs of vectors while they last (each
+// FK value then serves two), with kMaxData data points per tile; returns the first slot left.
+template <typename V, int kMaxData>
+PARTONFIT_INLINE int64_t forward_point(const float* row, const int32_t* support_a,
+                                       const float* first_a, const float* second, const Sizes& s,
+                                       int64_t r, float* out) {
+  constexpr int64_t width = kWidth<V>;
+  for (; r + 2 * width <= s.slots; r += 2 * width) {
+    forward_vectors<V, 2, kMaxData>(row, support_a, first_a + r, second + r, s, out + r);
+  }
+  for (; r + width <= s.slots; r += width) {
+    forward_vectors<V, 1, kMaxData>(row, support_a, first_a + r, second + r, s, out + r);
+  }
+  return r;
+}
+
+// One channel's block fk (x, x, data) for all replicas, added into out (data, slots), x1 point by
+// x1 point so that the point's rows of the table, read from memory once, stay in cache while
+// every replica vector passes over them. support is the channel's (null: dense).
+PARTONFIT_CLONES void forward_channel(const float* fk, const int32_t* support, const float* first,
+                                      const float* second, const Sizes& s, const Tiling& tiling,
+                                      float* out) {
+  for (int64_t a = 0; a < s.x; ++a) {
+    const float* row = fk + a * s.x * s.data;
+    const int32_t* support_a = support == nullptr ? nullptr : support + a * s.data * 2;
+    const float* first_a = first + a * s.slots;
+    if (tiling.wide) {
+      const int64_t r = forward_point<Lanes16, 12>(row, support_a, first_a, second, s, 0, out);
+      forward_point<Lanes8, 12>(row, support_a, first_a, second, s, r, out);
+    } else {
+      forward_point<Lanes8, 6>(row, support_a, first_a, second, s, 0, out);
+    }
   }
 }
 
@@ -246,18 +299,19 @@ PARTONFIT_INLINE void backward_tile_of(int64_t width, const float* fk, const flo
 }
 
 // One x1 point a, one channel and kVectors vectors of replicas: d_first[a], and d_second
-// (x, slots), which starts zeroed.
+// (x, slots), which starts zeroed, over the x2 points x2 where the point's rows can be non-zero.
 template <typename V, int kVectors>
 PARTONFIT_INLINE void backward_row(const float* fk, const float* dy, const float* first,
-                                   const float* second, const Sizes& s, int64_t a,
+                                   const float* second, const Sizes& s, int64_t a, Range x2,
                                    float* d_first, float* d_second) {
-  const int64_t tiles = (s.x + kTileX - 1) / kTileX;
+  const int64_t width = x2.end - x2.begin;
+  const int64_t tiles = (width + kTileX - 1) / kTileX;
   V first_a[kVectors], sum[kVectors] = {};
   for (int v = 0; v < kVectors; ++v) first_a[v] = load<V>(first + a * s.slots + v * kWidth<V>);
   for (int64_t i = 0; i < tiles; ++i) {
-    const int64_t b0 = tile_start(s.x, tiles, i);
-    backward_tile_of<V, kVectors, kTileX>(tile_start(s.x, tiles, i + 1) - b0, fk, dy, first_a,
-                                          second, s, a, b0, sum, d_second);
+    const int64_t b0 = x2.begin + tile_start(width, tiles, i);
+    backward_tile_of<V, kVectors, kTileX>(x2.begin + tile_start(width, tiles, i + 1) - b0, fk,
+                                          dy, first_a, second, s, a, b0, sum, d_second);
   }
   for (int v = 0; v < kVectors; ++v) store(d_first + a * s.slots + v * kWidth<V>, sum[v]);
 }
@@ -266,28 +320,31 @@ PARTONFIT_INLINE void backward_row(const float* fk, const float* dy, const float
 // first slot left.
 template <typename V>
 PARTONFIT_INLINE int64_t backward_rows(const float* fk, const float* dy, const float* first,
-                                       const float* second, const Sizes& s, int64_t a, int64_t r,
-                                       float* d_first, float* d_second) {
+                                       const float* second, const Sizes& s, int64_t a, Range x2,
+                                       int64_t r, float* d_first, float* d_second) {
   constexpr int64_t width = kWidth<V>;
   for (; r + 2 * width <= s.slots; r += 2 * width) {
-    backward_row<V, 2>(fk, dy + r, first + r, second + r, s, a, d_first + r, d_second + r);
+    backward_row<V, 2>(fk, dy + r, first + r, second + r, s, a, x2, d_first + r, d_second + r);
   }
   for (; r + width <= s.slots; r += width) {
-    backward_row<V, 1>(fk, dy + r, first + r, second + r, s, a, d_first + r, d_second + r);
+    backward_row<V, 1>(fk, dy + r, first + r, second + r, s, a, x2, d_first + r, d_second + r);
   }
   return r;
 }
 
 // One channel for all replicas, x1 point by x1 point so that the FK rows of one point stay in
-// the L1 cache while every replica vector passes over them.
-PARTONFIT_CLONES void backward_channel(const float* fk, const float* dy, const float* first,
-                                       const float* second, const Sizes& s, const Tiling& tiling,
-                                       float* d_first, float* d_second) {
+// the L1 cache while every replica vector passes over them. support is the channel's (null:
+// dense).
+PARTONFIT_CLONES void backward_channel(const float* fk, const int32_t* support, const float* dy,
+                                       const float* first, const float* second, const Sizes& s,
+                                       const Tiling& tiling, float* d_first, float* d_second) {
   for (int64_t a = 0; a < s.x; ++a) {
-    const int64_t r =
-        tiling.wide ? backward_rows<Lanes16>(fk, dy, first, second, s, a, 0, d_first, d_second)
-                    : 0;
-    backward_rows<Lanes8>(fk, dy, first, second, s, a, r, d_first, d_second);
+    const Range x2 =
+        x2_range(support == nullptr ? nullptr : support + a * s.data * 2, s, 0, s.data);
+    const int64_t r = tiling.wide ? backward_rows<Lanes16>(fk, dy, first, second, s, a, x2, 0,
+                                                           d_first, d_second)
+                                  : 0;
+    backward_rows<Lanes8>(fk, dy, first, second, s, a, x2, r, d_first, d_second);
   }
 }
 
@@ -302,7 +359,39 @@ const float* fk_block(const LuminosityProblem& p, int64_t c) {
   return p.fk + c * p.x * p.x * p.data;
 }
 
+// Channel c's block of the support, (x, data, 2), or null for a dense table.
+const int32_t* support_block(const LuminosityProblem& p, int64_t c) {
+  return p.support == nullptr ? nullptr : p.support + c * p.x * p.data * 2;
+}
+
 }  // namespace
+
+void luminosity_support(const float* fk, int64_t channels, int64_t x, int64_t data,
+                        int32_t* support) {
+  const auto columns = [&](int64_t row0, int64_t row1) {
+    for (int64_t row = row0; row < row1; ++row) {
+      // row = c · x + a: its (x2, data) block of the table and (data, 2) block of the support.
+      const float* block = fk + row * x * data;
+      int32_t* target = support + row * data * 2;
+      for (int64_t n = 0; n < data; ++n) {
+        target[2 * n] = static_cast<int32_t>(x);
+        target[2 * n + 1] = 0;
+      }
+      for (int64_t b = 0; b < x; ++b) {
+        for (int64_t n = 0; n < data; ++n) {
+          if (block[b * data + n] != 0.0f) {
+            target[2 * n] = std::min(target[2 * n], static_cast<int32_t>(b));
+            target[2 * n + 1] = static_cast<int32_t>(b + 1);
+          }
+        }
+      }
+      for (int64_t n = 0; n < data; ++n) {
+        if (target[2 * n + 1] == 0) target[2 * n] = 0;
+      }
+    }
+  };
+  ThreadPool::instance().parallel_for(channels * x, 1, columns);
+}
 
 void luminosity_contraction(const LuminosityProblem& p, float* out) {
   const int64_t size = p.replicas * p.data;
@@ -321,7 +410,7 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
   std::vector<float> sums(groups * lanes, 0.0f);
   run(in_parallel, groups, [&](int64_t group) {
     for (int64_t c = p.channels * group / groups; c < p.channels * (group + 1) / groups; ++c) {
-      forward_channel(fk_block(p, c), lanes_of_pdf + p.first_flavour[c] * row,
+      forward_channel(fk_block(p, c), support_block(p, c), lanes_of_pdf + p.first_flavour[c] * row,
                       lanes_of_pdf + p.second_flavour[c] * row, s, tiles,
                       sums.data() + group * lanes);
     }
@@ -356,7 +445,7 @@ void luminosity_contraction_grad(const LuminosityProblem& p, const float* dy, fl
   float* const second_gradient = first_gradient + p.channels * row;
   run(in_parallel, p.channels, [&](int64_t c) {
     std::fill(second_gradient + c * row, second_gradient + (c + 1) * row, 0.0f);
-    backward_channel(fk_block(p, c), dy_lanes, lanes_of_pdf + p.first_flavour[c] * row,
+    backward_channel(fk_block(p, c), support_block(p, c), dy_lanes, lanes_of_pdf + p.first_flavour[c] * row,
                      lanes_of_pdf + p.second_flavour[c] * row, s, tiles, first_gradient + c * row,
                      second_gradient + c * row);
   });

@@ -23,7 +23,17 @@ struct LuminosityProblem {
   int64_t flavours = 0;
   int64_t channels = 0;
   int64_t data = 0;
+  // Where the table can be non-zero (luminosity_support's layout), or null for a dense table:
+  // the kernels skip the x2 points outside it.
+  const int32_t* support = nullptr;
 };
+
+// Where each column of an FK table (fk as in LuminosityProblem) is non-zero in x2: for channel c,
+// x1 point a and data point n, support[((c · x + a) · data + n) · 2] is the first x2 point b with
+// fk[(c · x + a) · x + b, n] ≠ 0 and the next entry one past the last; both are 0 for a column
+// of zeros. Skipping the zeros it marks changes no sum: a + 0 · y = a for finite y.
+void luminosity_support(const float* fk, int64_t channels, int64_t x, int64_t data,
+                        int32_t* support);
 
 // out (replicas, data) = Σ_{c, a, b} pdf[r, a, f1(c)] · pdf[r, b, f2(c)] · fk[(c, a, b), n].
 void luminosity_contraction(const LuminosityProblem& p, float* out);

@@ -112,7 +112,9 @@ export interface NativeAddon {
    * The hadronic FK contraction without a stored luminosity: `out[r, n] = Σ_{c, a, b}
    * pdf[r, a, firstFlavours[c]] · pdf[r, b, secondFlavours[c]] · fk[(c · x + a) · x + b, n]`,
    * pdf `(replicas, x, flavours)`, fk `(channels · x · x, data)` with one channel per entry of
-   * the two flavour lists, out `(replicas, data)`.
+   * the two flavour lists, out `(replicas, data)`. With a support
+   * ({@link NativeAddon.luminositySupport} of the same fk) the x2 points where the table is zero
+   * are skipped.
    */
   luminosityContraction(
     pdf: Float32Array,
@@ -124,6 +126,7 @@ export interface NativeAddon {
     flavours: number,
     data: number,
     out: Float32Array,
+    support?: Int32Array,
   ): void;
   /**
    * The gradient of `Σ dy ⊙ out` of {@link NativeAddon.luminosityContraction} with respect to
@@ -140,5 +143,24 @@ export interface NativeAddon {
     flavours: number,
     data: number,
     dPdf: Float32Array,
+    support?: Int32Array,
+  ): void;
+  /**
+   * Seconds of each of `rounds` rounds (after a warm-up) in which every thread of the addon's
+   * pool multiplies its own pair of `(n, n)` float32 matrices by the BLAS's sgemm at once.
+   */
+  timeParallelSgemm(n: number, rounds: number): Float64Array;
+  /**
+   * Where each column of a luminosity-ordered FK table fk `(channels · x · x, data)` is non-zero
+   * in x2, written to support `(channels, x, data, 2)`: for channel c, x1 point a and data point
+   * n, the first x2 point with a non-zero value and one past the last (`[0, 0]` for a column of
+   * zeros).
+   */
+  luminositySupport(
+    fk: Float32Array,
+    channels: number,
+    x: number,
+    data: number,
+    support: Int32Array,
   ): void;
 }

@@ -1,7 +1,14 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { cyclingChannels } from '@partonfit/testing';
 import { describe, expect, it } from 'vitest';
-import { nativeAvailable, randomTensor, runOn, worstRatio } from '../testing/native.fixture.js';
+import { loadNativeAddon } from '../addon/index.js';
+import {
+  nativeAvailable,
+  randomTensor,
+  randomValues,
+  runOn,
+  worstRatio,
+} from '../testing/native.fixture.js';
 import {
   LUMINOSITY_CONTRACTION_GRAD_KERNEL as LUMINOSITY_CONTRACTION_GRAD,
   LUMINOSITY_CONTRACTION_KERNEL as LUMINOSITY_CONTRACTION,
@@ -15,15 +22,40 @@ interface Sizes {
   readonly data: number;
   /** Each channel's two flavours. */
   readonly channels: readonly (readonly [number, number])[];
+  /**
+   * Hadronic kinematics: data point n is zero where x1 and x2 point indices sum to less than
+   * `threshold[n]` (x1 · x2 < τ on a logarithmic grid), and so is every channel in
+   * `zeroChannels`. Dense when absent.
+   */
+  readonly sparsity?: { readonly threshold: readonly number[]; readonly zeroChannels: number[] };
 }
 
 const flavourAttrs = ({ channels }: Sizes) => luminosityContractionAttrs(channels);
 
+/** The FK table `(channel · x1 · x2, data)`, zero where the sizes' sparsity says. */
+function fkValues({ x, data, channels, sparsity }: Sizes): Float32Array {
+  const values = randomValues(channels.length * x * x * data, 3, 0, 1);
+  if (sparsity === undefined) return values;
+  for (let c = 0; c < channels.length; c++) {
+    for (let a = 0; a < x; a++) {
+      for (let b = 0; b < x; b++) {
+        for (let n = 0; n < data; n++) {
+          if (sparsity.zeroChannels.includes(c) || a + b < sparsity.threshold[n]) {
+            values[((c * x + a) * x + b) * data + n] = 0;
+          }
+        }
+      }
+    }
+  }
+  return values;
+}
+
 /** The inputs of one contraction, from fixed seeds (the same on every backend). */
-function inputs({ replicas, x, flavours, data, channels }: Sizes) {
+function inputs(sizes: Sizes) {
+  const { replicas, x, flavours, data, channels } = sizes;
   return {
     pdf: randomTensor([replicas, x, flavours], 1),
-    fk: randomTensor([channels.length * x * x, data], 3, 0, 1),
+    fk: tf.tensor2d(fkValues(sizes), [channels.length * x * x, data]),
     dy: randomTensor([replicas, data], 4),
   };
 }
@@ -87,6 +119,22 @@ const SIZES: readonly [string, Sizes][] = [
     'threaded, tiles with remainders',
     { replicas: 37, x: 13, flavours: 5, data: 29, channels: cyclingChannels(4, 12) },
   ],
+  // Zero blocks the kernels skip: each data point has its own kinematic limit (from none to
+  // beyond the grid, a point of zeros), one channel is zero throughout.
+  [
+    'zero blocks skipped',
+    {
+      replicas: 21,
+      x: 11,
+      flavours: 6,
+      data: 15,
+      channels: cyclingChannels(6, 9),
+      sparsity: {
+        threshold: [0, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 25, 12, 6, 2],
+        zeroChannels: [4],
+      },
+    },
+  ],
 ];
 
 describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', () => {
@@ -107,6 +155,87 @@ describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', ()
       expect(worstRatio(native.values, cpu.values, 0, bound)).toBeLessThanOrEqual(1);
     });
   }
+
+  it('should mark where each column of a table is non-zero in x2', () => {
+    const { addon } = loadNativeAddon();
+    // One channel, x = 3, data = 2: point 0 is non-zero at (a, b) = (0, 1), (0, 2) and (2, 0);
+    // point 1 only at (1, 1); row a = 1 of point 0 and rows 0 and 2 of point 1 are zero.
+    const fk = new Float32Array(3 * 3 * 2);
+    const set = (a: number, b: number, n: number, value: number) =>
+      (fk[(a * 3 + b) * 2 + n] = value);
+    set(0, 1, 0, 0.5);
+    set(0, 2, 0, -2);
+    set(2, 0, 0, 1e-30);
+    set(1, 1, 1, 3);
+    const support = new Int32Array(3 * 2 * 2).fill(-1);
+    addon!.luminositySupport(fk, 1, 3, 2, support);
+    // (a, n): [first b, one past the last]
+    expect(Array.from(support)).toEqual([1, 3, 0, 0, 0, 0, 1, 2, 0, 1, 0, 0]);
+  });
+
+  it('should not reuse a support for a reshape of the same table', async () => {
+    // As (1 channel, x 2, 4 data) row (a, b) = (0, 0) is zero; as (2 channels, x 2, 2 data) the
+    // first channel's x1 point 0 is zero and its point 1 is not, so the first layout's support
+    // read in the second would skip values.
+    const values = Float32Array.from({ length: 16 }, (_, i) => (i < 4 ? 0 : (i % 5) + 1));
+    const pdfValues = [
+      [0.5, 2],
+      [-1, 3],
+    ];
+    const channels: [number, number][] = [
+      [0, 1],
+      [1, 0],
+    ];
+    const result = await runOn('native', () => {
+      const fk = tf.tensor2d(values, [4, 4]);
+      const pdf = tf.tensor3d([pdfValues], [1, 2, 2]);
+      tf.engine().runKernel(
+        LUMINOSITY_CONTRACTION,
+        { pdf, fk },
+        luminosityContractionAttrs([[0, 1]]),
+      );
+      return tf
+        .engine()
+        .runKernel<tf.Tensor>(
+          LUMINOSITY_CONTRACTION,
+          { pdf, fk: tf.reshape(fk, [8, 2]) },
+          luminosityContractionAttrs(channels),
+        );
+    });
+    // Σ_{c, a, b} pdf[a, f1(c)] · pdf[b, f2(c)] · fk[(c, a, b), n], by hand
+    const expected = [0, 1].map((n) => {
+      let sum = 0;
+      channels.forEach(([first, second], c) => {
+        for (let a = 0; a < 2; a++) {
+          for (let b = 0; b < 2; b++) {
+            sum +=
+              pdfValues[a][first] * pdfValues[b][second] * values[((c * 2 + a) * 2 + b) * 2 + n];
+          }
+        }
+      });
+      return sum;
+    });
+    expect(Array.from(result.values)).toEqual(expected);
+  });
+
+  it('should refuse a support that is no range of x2 points', () => {
+    const { addon } = loadNativeAddon();
+    const { pdf, fk, support } = {
+      pdf: new Float32Array(1 * 3 * 2),
+      fk: new Float32Array(3 * 3 * 2),
+      support: new Int32Array([0, 3, 0, 0, 2, 4, 0, 0, 1, 1, 0, 0]),
+    };
+    const out = new Float32Array(2);
+    const flavours = new Int32Array([0]);
+    expect(() =>
+      addon!.luminosityContraction(pdf, fk, flavours, flavours, 1, 3, 2, 2, out, support),
+    ).toThrow(
+      'luminosity contraction: support entry 2 is [2, 4), not a range of x2 points in [0, 3]',
+    );
+    expect(() =>
+      addon!.luminosityContraction(pdf, fk, flavours, flavours, 1, 3, 2, 2, out, support.slice(1)),
+    ).toThrow('support holds 11 elements, needs 12');
+  });
 
   it('should overwrite recycled output buffers, and give a zero gradient for no data', async () => {
     await tf.setBackend('native');

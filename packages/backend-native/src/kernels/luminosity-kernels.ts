@@ -44,17 +44,54 @@ function problemArguments(
   ];
 }
 
+/** The support of an FK table: its tensor and values, and the contraction's sizes. */
+type SupportOf = (fk: TensorInfo, values: Float32Array, sizes: LuminosityContraction) => Int32Array;
+
+/** A table's support and the sizes it was computed for. */
+interface Support {
+  readonly channels: number;
+  readonly x: number;
+  readonly data: number;
+  readonly support: Int32Array;
+}
+
+/**
+ * Where each FK table is non-zero in x2 ({@link NativeAddon.luminositySupport}), by the table's
+ * data: computed on a table's first contraction and kept while its data live (a tensor's data
+ * never change, and new data get a new id), so that the kernels skip the table's zero blocks.
+ * Reshapes share data: the sizes are part of the key.
+ */
+function supportCache(addon: NativeAddon): SupportOf {
+  const supports = new WeakMap<object, Support>();
+  return (fk, values, { firstFlavours, x, data }) => {
+    const channels = firstFlavours.length;
+    const cached = supports.get(fk.dataId);
+    if (cached?.channels === channels && cached.x === x && cached.data === data) {
+      return cached.support;
+    }
+    const support = new Int32Array(channels * x * data * 2);
+    addon.luminositySupport(values, channels, x, data, support);
+    supports.set(fk.dataId, { channels, x, data, support });
+    return support;
+  };
+}
+
 /**
  * The two luminosity-contraction kernels of `@partonfit/backend`'s contract
  * (`LUMINOSITY_CONTRACTION_KERNEL` and its gradient), forward and backward, in the addon.
  */
 export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
+  const supportOf = supportCache(addon);
   const forward = nativeKernel(LUMINOSITY_CONTRACTION_KERNEL, ({ inputs, backend, attrs }) => {
     const { pdf, fk } = inputs as unknown as LuminosityContractionInputs;
     const sizes = checkLuminosityContraction(LUMINOSITY_CONTRACTION_KERNEL, { pdf, fk }, attrs);
     const arrays = float32Inputs(LUMINOSITY_CONTRACTION_KERNEL, backend, { pdf, fk });
     const out = backend.allocateOutput(sizes.replicas * sizes.data);
-    addon.luminosityContraction(...problemArguments(arrays, sizes), out);
+    addon.luminosityContraction(
+      ...problemArguments(arrays, sizes),
+      out,
+      supportOf(fk, arrays.fk, sizes),
+    );
     return backend.outputTensorInfo([sizes.replicas, sizes.data], out);
   });
   const backward = nativeKernel(
@@ -68,7 +105,12 @@ export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
       );
       const arrays = float32Inputs(LUMINOSITY_CONTRACTION_GRAD_KERNEL, backend, { dy, pdf, fk });
       const dPdf = backend.allocateOutput(sizes.replicas * sizes.x * sizes.flavours);
-      addon.luminosityContractionGrad(arrays.dy, ...problemArguments(arrays, sizes), dPdf);
+      addon.luminosityContractionGrad(
+        arrays.dy,
+        ...problemArguments(arrays, sizes),
+        dPdf,
+        supportOf(fk, arrays.fk, sizes),
+      );
       return [backend.outputTensorInfo(pdf.shape, dPdf)];
     },
   );

@@ -1,0 +1,5 @@
+export {
+  measureRealTableZeroBlocks,
+  realHadronicTables,
+  type RealTableZeroBlocks,
+} from './real-tables.js';
