@@ -22,6 +22,7 @@ export {
   RESULT_SCHEMA_VERSION,
   sampleSummarySchema,
   settingsSchema,
+  setupNnpdf40Schema,
   setupSchema,
   workloadSchema,
   type BenchResult,
@@ -31,6 +32,7 @@ export {
   type RatioName,
   type RatioResult,
   type SettingsResult,
+  type SetupNnpdf40Result,
   type SetupResult,
   type WorkloadResult,
 } from './result-schema.js';

@@ -290,11 +290,45 @@ function setupTable(results: readonly BenchResult[]): string {
       setup.runcard,
       String(setup.replicas),
       String(setup.ndata),
-      formatNumber(setup.coldSeconds),
-      `${formatNumber(setup.cachedSeconds)}${setup.cacheHit ? '' : ' (NOT from the cache)'}`,
+      `${formatNumber(setup.coldSeconds)} (${formatNumber(setup.coldCpuSeconds)})`,
+      `${formatNumber(setup.cachedSeconds)} (${formatNumber(setup.cachedCpuSeconds)})${setup.cacheHit ? '' : ' (NOT from the cache)'}`,
     ];
   });
-  return table(['backend', 'runcard', 'R', 'points', 'cold s', 'HDF5 cache s'], rows);
+  return table(
+    ['backend', 'runcard', 'R', 'points', 'cold s (CPU s)', 'HDF5 cache s (CPU s)'],
+    rows,
+  );
+}
+
+function setupNnpdf40Table(results: readonly BenchResult[]): string {
+  const rows = results.map((result) => {
+    const setup = result.setupNnpdf40;
+    if (setup.status === 'skipped')
+      return [result.backend.name, `skipped: ${setup.reason}`, '', '', '', '', '', ''];
+    return [
+      result.backend.name,
+      setup.workload,
+      String(setup.replicas),
+      String(setup.ndata),
+      String(setup.tables),
+      formatNumber(setup.megabytes),
+      `${formatNumber(setup.coldSeconds)} (${formatNumber(setup.coldCpuSeconds)})`,
+      `${formatNumber(setup.cachedSeconds)} (${formatNumber(setup.cachedCpuSeconds)})${setup.cacheHit ? '' : ' (NOT from the cache)'}`,
+    ];
+  });
+  return table(
+    [
+      'backend',
+      'workload',
+      'R',
+      'points',
+      'tables',
+      'MB read',
+      'cold s (CPU s)',
+      'cached s (CPU s)',
+    ],
+    rows,
+  );
 }
 
 function crossCheckTable(results: readonly BenchResult[]): string {
@@ -356,6 +390,7 @@ export function resultsMarkdown(results: readonly BenchResult[], date?: string):
     `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
     `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,
     `## Set-up: prepareFitInputs cold and from the HDF5 cache\n\n${setupTable(results)}`,
+    `## Set-up at NNPDF4.0 size: prepareFitInputs on a synthetic theory folder read from files\n\n${setupNnpdf40Table(results)}`,
     `## trainReplicas cross-check\n\n${crossCheckTable(results)}`,
   ];
   return `${sections.join('\n\n')}\n`;

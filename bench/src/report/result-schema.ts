@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMPONENT_NAMES } from '../components/component-names.js';
 
 /** Version of the result layout; bump it when a field changes meaning. */
-export const RESULT_SCHEMA_VERSION = 3;
+export const RESULT_SCHEMA_VERSION = 4;
 
 const count = z.int().nonnegative();
 const positiveCount = z.int().positive();
@@ -85,6 +85,36 @@ export const setupSchema = z.discriminatedUnion('status', [
     ndata: positiveCount,
     coldSeconds: seconds,
     cachedSeconds: seconds,
+    /** CPU time (user + system) of the cold call: the work, whatever the machine's load. */
+    coldCpuSeconds: seconds,
+    cachedCpuSeconds: seconds,
+    cacheHit: z.boolean(),
+  }),
+  skipped,
+]);
+
+/**
+ * `prepareFitInputs` cold and from the HDF5 cache on an NNPDF4.0-sized synthetic theory folder,
+ * commondata and runcard written to disk by the benchmark.
+ */
+export const setupNnpdf40Schema = z.discriminatedUnion('status', [
+  z.strictObject({
+    status: z.literal('measured'),
+    workload: z.string(),
+    replicas: positiveCount,
+    /** Data points of the measured datasets. */
+    ndata: positiveCount,
+    /** FK tables (datasets, positivity and integrability sets). */
+    tables: positiveCount,
+    /** Megabytes of files written and read. */
+    megabytes: z.number().positive(),
+    /** Writing the folder (not a partonfit cost). */
+    writeSeconds: seconds,
+    coldSeconds: seconds,
+    cachedSeconds: seconds,
+    /** CPU time (user + system) of the cold call: the work, whatever the machine's load. */
+    coldCpuSeconds: seconds,
+    cachedCpuSeconds: seconds,
     cacheHit: z.boolean(),
   }),
   skipped,
@@ -249,6 +279,7 @@ export const benchResultSchema = z.strictObject({
   settings: settingsSchema,
   workloads: z.array(workloadSchema),
   setup: setupSchema,
+  setupNnpdf40: setupNnpdf40Schema,
   /** The backend's matrix-product throughput, measured before the workloads. */
   sgemm: sgemmSchema,
   /** The BLAS's raw peak, on the native backend; null elsewhere. */
@@ -276,6 +307,8 @@ export type RatioName = (typeof RATIO_NAMES)[number];
 export type WorkloadResult = z.infer<typeof workloadSchema>;
 /** The set-up entry. */
 export type SetupResult = z.infer<typeof setupSchema>;
+/** The NNPDF4.0-sized set-up entry. */
+export type SetupNnpdf40Result = z.infer<typeof setupNnpdf40Schema>;
 /** The machine entry. */
 export type MachineResult = z.infer<typeof machineSchema>;
 /** The settings entry. */

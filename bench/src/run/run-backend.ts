@@ -8,9 +8,11 @@ import {
   type BenchResult,
   type ConfigurationResult,
   type RatioResult,
+  type SetupNnpdf40Result,
   type SetupResult,
   type WorkloadResult,
 } from '../report/result-schema.js';
+import { measureNnpdf40SetupTime } from '../setup-time/nnpdf40-setup.js';
 import {
   measureSetupTime,
   setupRuncardFile,
@@ -53,6 +55,16 @@ async function setupEntry(options: BenchOptions): Promise<SetupResult> {
   if (options.skip.has('setup')) return { status: 'skipped', reason: '--skip setup' };
   try {
     const timing = await measureSetupTime(setupRuncardFile(), Math.max(...options.replicas));
+    return { status: 'measured', ...timing };
+  } catch (error) {
+    return { status: 'skipped', reason: `failed: ${String(error)}` };
+  }
+}
+
+async function setupNnpdf40Entry(options: BenchOptions): Promise<SetupNnpdf40Result> {
+  if (options.skip.has('setup')) return { status: 'skipped', reason: '--skip setup' };
+  try {
+    const timing = await measureNnpdf40SetupTime(Math.max(...options.replicas));
     return { status: 'measured', ...timing };
   } catch (error) {
     return { status: 'skipped', reason: `failed: ${String(error)}` };
@@ -106,6 +118,12 @@ export async function runBackend(
   };
   const integration = gaussIntegrationGrid(INTEGRATION_POINTS);
   const setup = await setupEntry(options);
+  const setupNnpdf40 = await setupNnpdf40Entry(options);
+  if (setupNnpdf40.status === 'measured') {
+    prefix(
+      `set-up cold/cached at NNPDF4.0 size (${setupNnpdf40.ndata} points, ${setupNnpdf40.tables} tables, R = ${setupNnpdf40.replicas}): ${setupNnpdf40.coldSeconds.toFixed(2)} s / ${setupNnpdf40.cachedSeconds.toFixed(2)} s (CPU ${setupNnpdf40.coldCpuSeconds.toFixed(2)} s / ${setupNnpdf40.cachedCpuSeconds.toFixed(2)} s)`,
+    );
+  }
   const sgemm = await measureSgemmThroughput(options.steps);
   prefix(`sgemm ${sgemm.size}: ${sgemm.gflops.toFixed(1)} GFLOP/s`);
   const blasPeak = selection.backend === 'native' ? rawBlasPeak() : null;
@@ -206,6 +224,7 @@ export async function runBackend(
     },
     workloads,
     setup,
+    setupNnpdf40,
     sgemm,
     blasPeak,
     realTableZeroBlocks,

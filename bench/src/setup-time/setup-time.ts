@@ -34,45 +34,78 @@ export function setupRuncardFile(sharedData = SHARED_DATA_FOLDER): string {
 }
 
 /** Set-up time of a runcard's fit inputs, cold and from the HDF5 cache. */
-export interface SetupTiming {
+export interface SetupTiming extends PrepareTiming {
   /** The runcard, relative to the repository. */
   readonly runcard: string;
   /** Number of replicas prepared. */
   readonly replicas: number;
+}
+
+/** `prepareFitInputs` on a runcard, cold and from the HDF5 cache. */
+export interface PrepareTiming {
   /** Data points of the fit. */
   readonly ndata: number;
-  /** `prepareFitInputs` with an empty cache: read, cut, covariance, pseudodata, split, cache write. */
+  /** `prepareFitInputs` with an empty cache folder. */
   readonly coldSeconds: number;
-  /** `prepareFitInputs` again: read back from the HDF5 cache. */
+  /** `prepareFitInputs` again, from the HDF5 cache. */
   readonly cachedSeconds: number;
+  /**
+   * CPU time (user + system) of the process during the cold call: on a shared machine, the
+   * work done, whatever the other processes took of the wall time.
+   */
+  readonly coldCpuSeconds: number;
+  /** CPU time of the process during the cached call. */
+  readonly cachedCpuSeconds: number;
   /** Whether the second call did come from the cache. */
   readonly cacheHit: boolean;
 }
 
+/** CPU seconds (user + system) of this process since `start`. */
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return (user + system) / 1e6;
+}
+
 /**
- * Times `prepareFitInputs` on a runcard twice with a fresh cache folder: cold (built and cached)
- * and warm (read from the HDF5 cache). The runcard is loaded before either timing.
+ * Times `prepareFitInputs` on a runcard for replicas 1…`replicas` twice with a fresh cache
+ * folder: cold (built and cached) and warm (read from the HDF5 cache). The runcard is loaded
+ * before either timing.
  */
-export async function measureSetupTime(
+export async function timePrepareFitInputs(
   runcardFile: string,
   replicas: number,
-): Promise<SetupTiming> {
+): Promise<PrepareTiming> {
   const { runcard } = await loadRuncard(runcardFile);
   const cacheFolder = await mkdtemp(join(tmpdir(), 'partonfit-bench-cache-'));
   const chosen = Array.from({ length: replicas }, (_, r) => r + 1);
   try {
     const options = { runcardFile, replicas: chosen, cacheFolder };
+    const coldStart = process.cpuUsage();
     const cold = await prepareFitInputs(runcard, options);
+    const coldCpuSeconds = cpuSecondsSince(coldStart);
+    const cachedStart = process.cpuUsage();
     const cached = await prepareFitInputs(runcard, options);
     return {
-      runcard: runcardFile.slice(runcardFile.lastIndexOf('examples')),
-      replicas,
       ndata: cold.inputs.ndata,
       coldSeconds: cold.seconds,
       cachedSeconds: cached.seconds,
+      coldCpuSeconds,
+      cachedCpuSeconds: cpuSecondsSince(cachedStart),
       cacheHit: cached.cached,
     };
   } finally {
     await rm(cacheFolder, { recursive: true, force: true });
   }
+}
+
+/**
+ * Times `prepareFitInputs` on a runcard twice with a fresh cache folder: cold (built and cached)
+ * and warm (read from the HDF5 cache), see {@link timePrepareFitInputs}.
+ */
+export async function measureSetupTime(
+  runcardFile: string,
+  replicas: number,
+): Promise<SetupTiming> {
+  const timing = await timePrepareFitInputs(runcardFile, replicas);
+  return { runcard: runcardFile.slice(runcardFile.lastIndexOf('examples')), replicas, ...timing };
 }

@@ -17,15 +17,16 @@ const NNPDF40_BASIS = [
 export const NNPDF40_EPOCHS = 17_000;
 
 /**
- * The runcard of a benchmark workload: NNPDF4.0's fit settings (network 25-20-8 tanh/tanh/linear,
- * glorot_normal, Nadam with NNPDF4.0's learning rate and clipnorm, patience 0.1, EVOL basis,
- * Lagrange multipliers), the workload's datasets and positivity/integrability sets by name, and
- * the project's default split in the diagonal basis (`diagonal_frac` 0.75).
+ * The runcard document of a benchmark workload, before validation: NNPDF4.0's fit settings
+ * (network 25-20-8 tanh/tanh/linear, glorot_normal, Nadam with NNPDF4.0's learning rate and
+ * clipnorm, patience 0.1, EVOL basis, Lagrange multipliers), the workload's datasets and
+ * positivity/integrability sets by name, and the project's default split in the diagonal basis
+ * (`diagonal_frac` 0.75).
  *
  * @param epochs - `parameters.epochs` (the Lagrange schedules and the patience depend on it)
  */
-export function benchRuncard(spec: WorkloadSpec, epochs = NNPDF40_EPOCHS): Runcard {
-  const card = {
+export function benchRuncardCard(spec: WorkloadSpec, epochs = NNPDF40_EPOCHS) {
+  return {
     description: `partonfit benchmark workload ${spec.name}: ${spec.description}`,
     dataset_inputs: spec.datasets.map((dataset) => ({ dataset: dataset.name, frac: 0.75 })),
     positivity: {
@@ -56,6 +57,14 @@ export function benchRuncard(spec: WorkloadSpec, epochs = NNPDF40_EPOCHS): Runca
     },
     fitting: { fitbasis: 'EVOL', basis: NNPDF40_BASIS },
   };
+}
+
+/**
+ * The runcard of a benchmark workload ({@link benchRuncardCard}), validated.
+ *
+ * @param epochs - `parameters.epochs` (the Lagrange schedules and the patience depend on it)
+ */
+export function benchRuncard(spec: WorkloadSpec, epochs = NNPDF40_EPOCHS): Runcard {
   // A JSON document is a YAML 1.2 document: the runcard goes through the same validation as a file.
-  return parseRuncard(JSON.stringify(card)).runcard;
+  return parseRuncard(JSON.stringify(benchRuncardCard(spec, epochs))).runcard;
 }

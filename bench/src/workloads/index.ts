@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-export { benchRuncard, NNPDF40_EPOCHS } from './bench-runcard.js';
+export { benchRuncard, benchRuncardCard, NNPDF40_EPOCHS } from './bench-runcard.js';
 export { buildWorkload, type BenchWorkload } from './build-workload.js';
 export { firstReplicas } from './first-replicas.js';
 export {

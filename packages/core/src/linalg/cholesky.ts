@@ -162,39 +162,92 @@ export function solveWithCholesky(lower: Matrix, rightHandSide: Matrix): Matrix 
  * @throws LinearAlgebraError - if the matrix is not symmetric positive definite
  */
 export function invertSymmetricPositiveDefinite(matrix: Matrix): Matrix {
-  const n = matrix.rows;
-  const lower = cholesky(matrix);
+  return inverseFromCholesky(cholesky(matrix));
+}
+
+/**
+ * The inverse of a symmetric positive-definite matrix from its Cholesky factor L (as
+ * {@link cholesky} returns it): `A⁻¹ = L⁻ᵀ · L⁻¹`, accumulated row by row and exactly symmetric.
+ * Equal, bit for bit, to {@link invertSymmetricPositiveDefinite} of the matrix, without
+ * factorising it again when the factor is at hand (e.g. from drawing pseudodata).
+ *
+ * @param lower - (n, n), lower triangular with a positive diagonal
+ * @returns (n, n), symmetric
+ */
+export function inverseFromCholesky(lower: Matrix): Matrix {
+  const n = lower.rows;
   const l = lower.data;
-  // L⁻¹ is lower triangular: solve L · Y = I one row of Y at a time.
+  // L⁻¹ is lower triangular: solve L · Y = I one row of Y at a time, two rows per pass over the
+  // rows above them.
   const lowerInverse = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    const rowI = i * n;
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const rowA = i * n;
+    const rowB = rowA + n;
     for (let k = 0; k < i; k++) {
-      const factor = l[rowI + k];
-      if (factor === 0) continue;
+      const factorA = l[rowA + k];
+      const factorB = l[rowB + k];
       const rowK = k * n;
-      for (let c = 0; c <= k; c++) lowerInverse[rowI + c] -= factor * lowerInverse[rowK + c];
+      if (factorA !== 0 && factorB !== 0) {
+        for (let c = 0; c <= k; c++) {
+          const above = lowerInverse[rowK + c];
+          lowerInverse[rowA + c] -= factorA * above;
+          lowerInverse[rowB + c] -= factorB * above;
+        }
+      } else {
+        subtractScaledRow(lowerInverse, rowA, rowK, factorA, k);
+        subtractScaledRow(lowerInverse, rowB, rowK, factorB, k);
+      }
     }
-    const pivot = l[rowI + i];
-    for (let c = 0; c < i; c++) lowerInverse[rowI + c] /= pivot;
-    lowerInverse[rowI + i] = 1 / pivot;
+    finishInverseRow(lowerInverse, l, rowA, i);
+    subtractScaledRow(lowerInverse, rowB, rowA, l[rowB + i], i);
+    finishInverseRow(lowerInverse, l, rowB, i + 1);
+  }
+  if (i < n) {
+    const rowI = i * n;
+    for (let k = 0; k < i; k++) subtractScaledRow(lowerInverse, rowI, k * n, l[rowI + k], k);
+    finishInverseRow(lowerInverse, l, rowI, i);
   }
   // A⁻¹ = L⁻ᵀ·L⁻¹: with U = (L⁻¹)ᵀ upper triangular, (A⁻¹)ᵢⱼ = Σ_{k ≥ max(i,j)} Uᵢₖ·Uⱼₖ, a dot
   // product of two contiguous rows of U.
   const upper = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k <= i; k++) upper[k * n + i] = lowerInverse[i * n + k];
+  for (let row = 0; row < n; row++) {
+    for (let k = 0; k <= row; k++) upper[k * n + row] = lowerInverse[row * n + k];
   }
   const inverse = createMatrix(n, n);
   const out = inverse.data;
-  for (let i = 0; i < n; i++) {
-    const rowI = i * n;
-    for (let j = i; j < n; j++) {
+  for (let row = 0; row < n; row++) {
+    const rowI = row * n;
+    for (let j = row; j < n; j++) {
       const rowJ = j * n;
       const sum = rowDot(upper, rowI + j, rowJ + j, n - j);
       out[rowI + j] = sum;
-      out[rowJ + i] = sum;
+      out[rowJ + row] = sum;
     }
   }
   return inverse;
+}
+
+/** Row `target` of `data` −= factor × row `source`, over columns 0…last; nothing when factor is 0. */
+function subtractScaledRow(
+  data: Float64Array,
+  target: number,
+  source: number,
+  factor: number,
+  last: number,
+): void {
+  if (factor === 0) return;
+  for (let c = 0; c <= last; c++) data[target + c] -= factor * data[source + c];
+}
+
+/** Divides row i of L⁻¹ (columns below i) by L's pivot and sets its diagonal to 1 / pivot. */
+function finishInverseRow(
+  lowerInverse: Float64Array,
+  l: Float64Array,
+  rowI: number,
+  i: number,
+): void {
+  const pivot = l[rowI + i];
+  for (let c = 0; c < i; c++) lowerInverse[rowI + c] /= pivot;
+  lowerInverse[rowI + i] = 1 / pivot;
 }

@@ -11,6 +11,7 @@ export {
 } from './matrix.js';
 export {
   cholesky,
+  inverseFromCholesky,
   invertSymmetricPositiveDefinite,
   solveLowerTransposed,
   solveLowerTriangular,

@@ -69,18 +69,7 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
       e[i] = scale * g;
       h -= f * g;
       d[i - 1] = f - g;
-      for (let j = 0; j < i; j++) e[j] = 0;
-      for (let j = 0; j < i; j++) {
-        const rowJ = j * n;
-        f = d[j];
-        w[i * n + j] = f;
-        g = e[j] + w[rowJ + j] * f;
-        for (let k = j + 1; k < i; k++) {
-          g += w[rowJ + k] * d[k];
-          e[k] += w[rowJ + k] * f;
-        }
-        e[j] = g;
-      }
+      multiplyUpperTriangle(w, n, i, d, e);
       f = 0;
       for (let j = 0; j < i; j++) {
         e[j] /= h;
@@ -88,14 +77,7 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
       }
       const hh = f / (h + h);
       for (let j = 0; j < i; j++) e[j] -= hh * d[j];
-      for (let j = 0; j < i; j++) {
-        const rowJ = j * n;
-        f = d[j];
-        g = e[j];
-        for (let k = j; k < i; k++) w[rowJ + k] -= f * e[k] + g * d[k];
-        d[j] = w[rowJ + i - 1];
-        w[rowJ + i] = 0;
-      }
+      subtractRankTwo(w, n, i, d, e);
     }
     d[i] = h;
   }
@@ -108,12 +90,7 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
     const h = d[i + 1];
     if (h !== 0) {
       for (let k = 0; k <= i; k++) d[k] = w[rowNext + k] / h;
-      for (let j = 0; j <= i; j++) {
-        const rowJ = j * n;
-        let g = 0;
-        for (let k = 0; k <= i; k++) g += w[rowNext + k] * w[rowJ + k];
-        for (let k = 0; k <= i; k++) w[rowJ + k] -= g * d[k];
-      }
+      removeComponent(w, n, i, d);
     }
     for (let k = 0; k <= i; k++) w[rowNext + k] = 0;
   }
@@ -123,6 +100,165 @@ function reduceToTridiagonal(w: Float64Array, n: number, d: Float64Array, e: Flo
   }
   w[(n - 1) * n + n - 1] = 1;
   e[0] = 0;
+}
+
+/**
+ * The rank-2 update of the leading (i, i) block's upper triangle, A −= d·eᵀ + e·dᵀ, then column
+ * i − 1 of each row into d (the next Householder vector) and column i cleared. Four rows at a
+ * time, sharing the loads of d and e; every entry gets the same operations as one row at a time.
+ */
+function subtractRankTwo(
+  w: Float64Array,
+  n: number,
+  i: number,
+  d: Float64Array,
+  e: Float64Array,
+): void {
+  let j = 0;
+  for (; j + 3 < i; j += 4) {
+    const rowA = j * n;
+    const rowB = rowA + n;
+    const rowC = rowB + n;
+    const rowD = rowC + n;
+    const [fA, fB, fC, fD] = [d[j], d[j + 1], d[j + 2], d[j + 3]];
+    const [gA, gB, gC, gD] = [e[j], e[j + 1], e[j + 2], e[j + 3]];
+    // The corner, where the rows start one after another.
+    for (let k = j; k < j + 4; k++) w[rowA + k] -= fA * e[k] + gA * d[k];
+    for (let k = j + 1; k < j + 4; k++) w[rowB + k] -= fB * e[k] + gB * d[k];
+    for (let k = j + 2; k < j + 4; k++) w[rowC + k] -= fC * e[k] + gC * d[k];
+    w[rowD + j + 3] -= fD * e[j + 3] + gD * d[j + 3];
+    for (let k = j + 4; k < i; k++) {
+      const ek = e[k];
+      const dk = d[k];
+      w[rowA + k] -= fA * ek + gA * dk;
+      w[rowB + k] -= fB * ek + gB * dk;
+      w[rowC + k] -= fC * ek + gC * dk;
+      w[rowD + k] -= fD * ek + gD * dk;
+    }
+    for (let row = rowA, r = j; r < j + 4; r++, row += n) {
+      d[r] = w[row + i - 1];
+      w[row + i] = 0;
+    }
+  }
+  for (; j < i; j++) {
+    const rowJ = j * n;
+    const f = d[j];
+    const g = e[j];
+    for (let k = j; k < i; k++) w[rowJ + k] -= f * e[k] + g * d[k];
+    d[j] = w[rowJ + i - 1];
+    w[rowJ + i] = 0;
+  }
+}
+
+/**
+ * e = A·d for the symmetric A held in the upper triangle of the leading (i, i) block of `w`
+ * (a row of A times d, plus the row's entries right of the diagonal added into e along the
+ * way), storing d in row i. Four rows at a time, so that their dot products are independent
+ * chains; every sum runs in the same order as one row at a time, so the result is identical.
+ */
+function multiplyUpperTriangle(
+  w: Float64Array,
+  n: number,
+  i: number,
+  d: Float64Array,
+  e: Float64Array,
+): void {
+  e.fill(0, 0, i);
+  const rowI = i * n;
+  let j = 0;
+  for (; j + 3 < i; j += 4) {
+    const rowA = j * n;
+    const rowB = rowA + n;
+    const rowC = rowB + n;
+    const rowD = rowC + n;
+    const [fA, fB, fC, fD] = [d[j], d[j + 1], d[j + 2], d[j + 3]];
+    w[rowI + j] = fA;
+    w[rowI + j + 1] = fB;
+    w[rowI + j + 2] = fC;
+    w[rowI + j + 3] = fD;
+    // The corner: each row adds into the entries of e that the next rows start from.
+    let gA = e[j] + w[rowA + j] * fA;
+    for (let k = j + 1; k < j + 4; k++) {
+      gA += w[rowA + k] * d[k];
+      e[k] += w[rowA + k] * fA;
+    }
+    let gB = e[j + 1] + w[rowB + j + 1] * fB;
+    for (let k = j + 2; k < j + 4; k++) {
+      gB += w[rowB + k] * d[k];
+      e[k] += w[rowB + k] * fB;
+    }
+    let gC = e[j + 2] + w[rowC + j + 2] * fC;
+    gC += w[rowC + j + 3] * d[j + 3];
+    e[j + 3] += w[rowC + j + 3] * fC;
+    let gD = e[j + 3] + w[rowD + j + 3] * fD;
+    for (let k = j + 4; k < i; k++) {
+      const a = w[rowA + k];
+      const b = w[rowB + k];
+      const c = w[rowC + k];
+      const dd = w[rowD + k];
+      const dk = d[k];
+      gA += a * dk;
+      gB += b * dk;
+      gC += c * dk;
+      gD += dd * dk;
+      e[k] = e[k] + a * fA + b * fB + c * fC + dd * fD;
+    }
+    e[j] = gA;
+    e[j + 1] = gB;
+    e[j + 2] = gC;
+    e[j + 3] = gD;
+  }
+  for (; j < i; j++) {
+    const rowJ = j * n;
+    const f = d[j];
+    w[rowI + j] = f;
+    let g = e[j] + w[rowJ + j] * f;
+    for (let k = j + 1; k < i; k++) {
+      g += w[rowJ + k] * d[k];
+      e[k] += w[rowJ + k] * f;
+    }
+    e[j] = g;
+  }
+}
+
+/**
+ * Rows 0…i of `w` (their first i + 1 entries) lose their component along row i + 1:
+ * w_j −= (w_{i+1} · w_j) d. Four rows at a time, so that their dot products are independent
+ * chains; each row's sums run in the same order as on its own, so the result is identical.
+ */
+function removeComponent(w: Float64Array, n: number, i: number, d: Float64Array): void {
+  const rowNext = (i + 1) * n;
+  let j = 0;
+  for (; j + 3 <= i; j += 4) {
+    const rowA = j * n;
+    const rowB = rowA + n;
+    const rowC = rowB + n;
+    const rowD = rowC + n;
+    let gA = 0;
+    let gB = 0;
+    let gC = 0;
+    let gD = 0;
+    for (let k = 0; k <= i; k++) {
+      const u = w[rowNext + k];
+      gA += u * w[rowA + k];
+      gB += u * w[rowB + k];
+      gC += u * w[rowC + k];
+      gD += u * w[rowD + k];
+    }
+    for (let k = 0; k <= i; k++) {
+      const dk = d[k];
+      w[rowA + k] -= gA * dk;
+      w[rowB + k] -= gB * dk;
+      w[rowC + k] -= gC * dk;
+      w[rowD + k] -= gD * dk;
+    }
+  }
+  for (; j <= i; j++) {
+    const rowJ = j * n;
+    let g = 0;
+    for (let k = 0; k <= i; k++) g += w[rowNext + k] * w[rowJ + k];
+    for (let k = 0; k <= i; k++) w[rowJ + k] -= g * d[k];
+  }
 }
 
 /** Implicit QL on the tridiagonal (d, e), rotating the rows of `w` along. */
@@ -137,6 +273,8 @@ function diagonaliseTridiagonal(
   let shift = 0;
   let norm = 0;
   const epsilon = Number.EPSILON;
+  const sines = new Float64Array(n);
+  const cosines = new Float64Array(n);
   for (let l = 0; l < n; l++) {
     norm = Math.max(norm, Math.abs(d[l]) + Math.abs(e[l]));
     let m = l;
@@ -180,8 +318,10 @@ function diagonaliseTridiagonal(
           c = p / r;
           p = c * d[i] - s * g;
           d[i + 1] = h + s * (c * g + s * d[i]);
-          rotateRows(w, n, i, s, c);
+          sines[i] = s;
+          cosines[i] = c;
         }
+        rotateSweep(w, n, l, m, sines, cosines);
         p = (-s * s2 * c3 * el1 * e[l]) / dl1;
         e[l] = s * p;
         d[l] = c * p;
@@ -192,15 +332,56 @@ function diagonaliseTridiagonal(
   }
 }
 
-/** Applies the plane rotation (c, s) to rows i and i+1 of `w`. */
-function rotateRows(w: Float64Array, n: number, i: number, s: number, c: number): void {
-  const rowI = i * n;
-  const rowNext = rowI + n;
-  for (let k = 0; k < n; k++) {
-    const next = w[rowNext + k];
-    const current = w[rowI + k];
-    w[rowNext + k] = s * current + c * next;
-    w[rowI + k] = c * current - s * next;
+/**
+ * Applies a QL sweep's plane rotations to the rows of `w`: for i = m − 1 down to l, rows i and
+ * i + 1 by (cosines[i], sines[i]). Four consecutive rotations go through the rows in one pass,
+ * the shared row held between them; every entry sees the same operations in the same order as
+ * with one pass per rotation, so the result is identical.
+ */
+function rotateSweep(
+  w: Float64Array,
+  n: number,
+  l: number,
+  m: number,
+  sines: Float64Array,
+  cosines: Float64Array,
+): void {
+  let i = m - 1;
+  for (; i - 3 >= l; i -= 4) {
+    const [s1, s2, s3, s4] = [sines[i], sines[i - 1], sines[i - 2], sines[i - 3]];
+    const [c1, c2, c3, c4] = [cosines[i], cosines[i - 1], cosines[i - 2], cosines[i - 3]];
+    const row1 = i * n;
+    const row0 = row1 + n;
+    const row2 = row1 - n;
+    const row3 = row2 - n;
+    const row4 = row3 - n;
+    for (let k = 0; k < n; k++) {
+      const next = w[row0 + k];
+      const current1 = w[row1 + k];
+      w[row0 + k] = s1 * current1 + c1 * next;
+      const rotated1 = c1 * current1 - s1 * next;
+      const current2 = w[row2 + k];
+      w[row1 + k] = s2 * current2 + c2 * rotated1;
+      const rotated2 = c2 * current2 - s2 * rotated1;
+      const current3 = w[row3 + k];
+      w[row2 + k] = s3 * current3 + c3 * rotated2;
+      const rotated3 = c3 * current3 - s3 * rotated2;
+      const current4 = w[row4 + k];
+      w[row3 + k] = s4 * current4 + c4 * rotated3;
+      w[row4 + k] = c4 * current4 - s4 * rotated3;
+    }
+  }
+  for (; i >= l; i--) {
+    const s = sines[i];
+    const c = cosines[i];
+    const rowI = i * n;
+    const rowNext = rowI + n;
+    for (let k = 0; k < n; k++) {
+      const next = w[rowNext + k];
+      const current = w[rowI + k];
+      w[rowNext + k] = s * current + c * next;
+      w[rowI + k] = c * current - s * next;
+    }
   }
 }
 

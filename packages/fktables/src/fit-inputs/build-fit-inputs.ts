@@ -190,10 +190,11 @@ export async function buildFitInputs(
   });
 
   report(`drawing pseudodata for ${replicas.length} replicas`);
+  const samplingFactors = factorCovarianceBlocks(samplingBlocks);
   const pseudodata = pseudodataForReplicas(
     {
       central: centralData,
-      blocks: factorCovarianceBlocks(samplingBlocks),
+      blocks: samplingFactors,
       mcseed: runcard.mcseed,
       positive,
     },
@@ -252,7 +253,8 @@ export async function buildFitInputs(
     pseudodata: Float32Array.from(pseudodata),
     training,
     validation,
-    experimental: sharedCovarianceChi2(blocks),
+    // Without weights the sampling covariance is the fitting one: its factors serve the inverse.
+    experimental: sharedCovarianceChi2(blocks, weighted ? undefined : samplingFactors),
     trainingCounts,
     validationCounts,
     positivity: lagrange(positivitySets, runcard.positivity.posdatasets),

@@ -1,4 +1,6 @@
 import {
+  InvalidArgumentError,
+  inverseFromCholesky,
   invertSymmetricPositiveDefinite,
   principalSubmatrix,
   ShapeError,
@@ -9,6 +11,7 @@ import {
   assertBlocksCover,
   blockedDataSize,
   type BlockCovariance,
+  type CovarianceBlockFactor,
 } from '../pseudodata/covariance-blocks.js';
 
 /**
@@ -75,9 +78,39 @@ export function maskedCovarianceChi2(
  * χ² against central data, or a fit without a split): W_b = C_b⁻¹ per block.
  *
  * Memory: Σ_b size_b² float32 values.
+ *
+ * @param factors - the blocks' Cholesky factors, when at hand (`factorCovarianceBlocks` of the
+ *   same blocks, as for the pseudodata): the inverses are taken from them, bit for bit as from
+ *   the blocks, without factorising the blocks again
+ * @throws InvalidArgumentError - for factors whose blocks are not the covariance's
+ * @throws LinearAlgebraError - if a block is not positive definite
  */
-export function sharedCovarianceChi2(blocks: readonly BlockCovariance[]): CovarianceChi2 {
-  return maskedCovarianceChi2(blocks, new Uint8Array(blockedDataSize(blocks)).fill(1));
+export function sharedCovarianceChi2(
+  blocks: readonly BlockCovariance[],
+  factors?: readonly CovarianceBlockFactor[],
+): CovarianceChi2 {
+  const ndata = blockedDataSize(blocks);
+  if (factors === undefined) return maskedCovarianceChi2(blocks, new Uint8Array(ndata).fill(1));
+  assertBlocksCover(blocks, ndata);
+  const mismatch = blocks.findIndex(
+    (block, b) => factors.at(b)?.offset !== block.offset || factors.at(b)?.size !== block.size,
+  );
+  if (mismatch >= 0 || factors.length !== blocks.length) {
+    throw new InvalidArgumentError({
+      argument: 'factors',
+      problem: `${factors.length} Cholesky factors do not match the ${blocks.length} covariance blocks${mismatch >= 0 ? ` (block ${mismatch} first)` : ''}`,
+    });
+  }
+  return {
+    kind: 'covariance',
+    ndata,
+    replicas: 1,
+    blocks: blocks.map(({ offset, size }, b) => ({
+      offset,
+      size,
+      weights: Float32Array.from(inverseFromCholesky(factors[b].cholesky).data),
+    })),
+  };
 }
 
 /** The complement of 0/1 masks: validation masks from training masks. */
