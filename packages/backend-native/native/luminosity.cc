@@ -160,12 +160,12 @@ PARTONFIT_INLINE Range x2_range(const int32_t* support_a, const Sizes& s, int64_
 
 // For one x1 point a, kVectors vectors of replicas r and kData data points n from n0:
 // out[n, r] += first[a, r] · Σ_b second[b, r] · fk[a, b, n] over the x2 points b where the
-// tile's columns of the table can be non-zero, the sum in kVectors · kData
-// registers, each FK value broadcast once for every vector. row is the table's rows of point a,
-// (x, data); first_a holds first[a] for the tile's vectors; second (x, slots) and out
-// (data, slots) start at the tile's first replica.
+// tile's columns of the table can be non-zero, the sum in kVectors · kData registers, each FK
+// value broadcast once for every vector. row is the table's rows of point a, (x, data); first_a
+// (first[a]), second (x, slots) and out (data, slots) start at the tile's first replica. first_a
+// is read after the sum, so that all registers but the factors hold accumulators meanwhile.
 template <typename V, int kVectors, int kData>
-PARTONFIT_INLINE void forward_tile(const float* row, const V* first_a, const float* second,
+PARTONFIT_INLINE void forward_tile(const float* row, const float* first_a, const float* second,
                                    const Sizes& s, Range x2, int64_t n0, float* out) {
   V inner[kData][kVectors] = {};
   const float* values = row + n0;
@@ -177,17 +177,18 @@ PARTONFIT_INLINE void forward_tile(const float* row, const V* first_a, const flo
       for (int v = 0; v < kVectors; ++v) inner[t][v] += factor[v] * value;
     }
   }
-  for (int t = 0; t < kData; ++t) {
-    for (int v = 0; v < kVectors; ++v) {
+  for (int v = 0; v < kVectors; ++v) {
+    const V factor = load<V>(first_a + v * kWidth<V>);
+    for (int t = 0; t < kData; ++t) {
       float* target = out + (n0 + t) * s.slots + v * kWidth<V>;
-      store(target, load<V>(target) + first_a[v] * inner[t][v]);
+      store(target, load<V>(target) + factor * inner[t][v]);
     }
   }
 }
 
 // forward_tile for a run-time tile width in [1, kData].
 template <typename V, int kVectors, int kData>
-PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* row, const V* first_a,
+PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* row, const float* first_a,
                                       const float* second, const Sizes& s, Range x2, int64_t n0,
                                       float* out) {
   if constexpr (kData > 1) {
@@ -203,10 +204,8 @@ PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* row, const V* 
 // tiles of at most kMaxData; support_a is the point's support (null: dense).
 template <typename V, int kVectors, int kMaxData>
 PARTONFIT_INLINE void forward_vectors(const float* row, const int32_t* support_a,
-                                      const float* first_a_lanes, const float* second,
-                                      const Sizes& s, float* out) {
-  V first_a[kVectors];
-  for (int v = 0; v < kVectors; ++v) first_a[v] = load<V>(first_a_lanes + v * kWidth<V>);
+                                      const float* first_a, const float* second, const Sizes& s,
+                                      float* out) {
   const int64_t tiles = (s.data + kMaxData - 1) / kMaxData;
   for (int64_t i = 0; i < tiles; ++i) {
     const int64_t n0 = tile_start(s.data, tiles, i);
