@@ -105,7 +105,10 @@ describe.skipIf(!hasTable)('pineapplFkTable on the theory-208 HERA CC e⁻p tabl
 
   it('should refuse grids that are not FK tables, naming the file', () => {
     const orders = inputFileError(() =>
-      pineapplFkTable({ ...grid, orders: [{ alphas: 1, alpha: 0, logxir: 0, logxif: 0 }] }),
+      pineapplFkTable({
+        ...grid,
+        orders: [{ alphas: 1, alpha: 0, logxir: 0, logxif: 0, logxia: 0 }],
+      }),
     );
     expect(UnsupportedInputError.isInstance(orders)).toBe(true);
     expect(orders.file).toBe(FILE);
@@ -232,7 +235,7 @@ describe('pineapplFkTable on a hadronic grid', () => {
     // g g, and Σ g with a factor 3
     channels: [[{ pid1: 21, pid2: 21, factor: 1 }], [{ pid1: 100, pid2: 21, factor: 3 }]],
     binLimits: { kind: 'unequal', limits: Float64Array.of(0, 0.5, 2.5) },
-    orders: [{ alphas: 0, alpha: 0, logxir: 0, logxif: 0 }],
+    orders: [{ alphas: 0, alpha: 0, logxir: 0, logxif: 0, logxia: 0 }],
     remapper: undefined,
     metadata: new Map([['lumi_id_types', 'evol']]),
   };
@@ -254,16 +257,23 @@ describe('pineapplFkTable on a hadronic grid', () => {
     expect(fkTable.values[(1 * 2 + 0) * 9 + 2 * 3 + 2]).toBeCloseTo((3 * 2) / 0.25 / 2, 12);
   });
 
-  it('should refuse subgrids on different x-grids and a lepton side with several nodes', () => {
+  it('should place subgrids on other x nodes into the union of the nodes', () => {
     const other = {
       ...subgrid([0, 0, 0, 0, 0, 0, 0, 0, 2]),
       x2Grid: Float64Array.of(0.01, 0.2, 0.5),
     };
-    const different = inputFileError(() =>
-      pineapplFkTable({ ...grid, subgrids: [...grid.subgrids.slice(0, 3), other] }),
-    );
-    expect(different).toMatchObject({ file: 'pp.pineappl.lz4', key: 'subgrids[0, 1, 1]' });
-    expect(different.message).toMatch(/x2 nodes differ/);
+    const { fkTable } = pineapplFkTable({
+      ...grid,
+      subgrids: [...grid.subgrids.slice(0, 3), other],
+    });
+    expect(Array.from(fkTable.xGrid)).toEqual([0.01, 0.1, 0.2, 0.5]);
+    // point 1, channel Σ g (index 0), x nodes (0.5, 0.5) at places (3, 3): 3 · 2 / 0.25 / 2
+    expect(fkTable.values[(1 * 2 + 0) * 16 + 3 * 4 + 3]).toBeCloseTo((3 * 2) / 0.25 / 2, 12);
+    // point 0, channel g g, x nodes (0.1, 0.5) at places (1, 3): 6 / 0.05 / 0.5
+    expect(fkTable.values[(0 * 2 + 1) * 16 + 1 * 4 + 3]).toBeCloseTo(6 / 0.05 / 0.5, 12);
+  });
+
+  it('should refuse a lepton side with several nodes', () => {
     const dis = new Map(grid.metadata).set('initial_state_2', '-11');
     const lepton = inputFileError(() => pineapplFkTable({ ...grid, metadata: dis }));
     expect(lepton.message).toMatch(/3 x nodes for the lepton \(x2\)/);
