@@ -187,7 +187,7 @@ function unionGrid(grids: readonly Float64Array[]): Float64Array {
   const nodes = grids.flatMap((grid) => Array.from(grid)).sort((a, b) => a - b);
   const union: number[] = [];
   for (const node of nodes) {
-    const last = union[union.length - 1];
+    const last = union.at(-1);
     if (last === undefined || !sameNode(last, node)) union.push(node);
   }
   return Float64Array.from(union);

@@ -152,26 +152,32 @@ function layoutOf(
       problem: 'partonfit reads grids with one (DIS) or two (hadronic) convolutions',
     });
   }
-  const xAxes: number[] = [];
+  const xAxes = new Array<number>(convolutions).fill(-1);
   const scaleAxes: number[] = [];
   kinematics.forEach(({ kind, index }, axis) => {
     if (kind === 'Scale') {
       scaleAxes.push(axis);
       return;
     }
-    if (index >= convolutions || xAxes[index] !== undefined) {
+    if (index >= convolutions || xAxes[index] !== -1) {
       throw reader.error('kinematics', `X(${index}) in a grid with ${convolutions} convolutions`);
     }
     xAxes[index] = axis;
   });
-  if (xAxes.length !== convolutions) {
-    throw reader.error('kinematics', `no X(${xAxes.length}) for convolution ${xAxes.length}`);
+  for (let convolution = 0; convolution < convolutions; convolution++) {
+    if (xAxes[convolution] === -1) {
+      throw reader.error('kinematics', `no X(${convolution}) for convolution ${convolution}`);
+    }
   }
   return { file, kinematics, scales, xAxes, scaleAxes };
 }
 
 /** The scale nodes of a subgrid: every combination of its scale-type node values, row-major. */
-function mu2Grid(layout: Layout, subgrid: StoredImportSubgrid): PineapplMu2[] {
+function mu2Grid(
+  reader: BincodeReader,
+  layout: Layout,
+  subgrid: StoredImportSubgrid,
+): PineapplMu2[] {
   const { kinematics, scaleAxes, scales } = layout;
   const counts = scaleAxes.map((axis) => subgrid.nodeValues[axis].length);
   const total = counts.reduce((product, count) => product * count, 1);
@@ -184,10 +190,14 @@ function mu2Grid(layout: Layout, subgrid: StoredImportSubgrid): PineapplMu2[] {
       values.set(kinematics[axis].index, subgrid.nodeValues[axis][rest % counts[k]]);
       rest = Math.floor(rest / counts[k]);
     }
-    grid.push({
-      ren: scaleOf(scales.ren, values),
-      fac: scaleOf(scales.fac, values),
-    });
+    const ren = scaleOf(scales.ren, values);
+    const fac = scaleOf(scales.fac, values);
+    for (const scale of [ren, fac]) {
+      if (scale !== undefined && !Number.isFinite(scale)) {
+        throw reader.error(subgrid.key, `the scale nodes give the scale² ${scale}`);
+      }
+    }
+    grid.push({ ren, fac });
   }
   return grid;
 }
@@ -205,7 +215,7 @@ function importSubgrid(
       `${subgrid.nodeValues.length} node-value dimensions, the grid has ${kinematics.length} kinematics`,
     );
   }
-  const mu2 = mu2Grid(layout, subgrid);
+  const mu2 = mu2Grid(reader, layout, subgrid);
   const x1Grid = subgrid.nodeValues[xAxes[0]];
   const x2Grid = xAxes.length === 2 ? subgrid.nodeValues[xAxes[1]] : Float64Array.of(1);
   const shape = [mu2.length, x1Grid.length, x2Grid.length];
