@@ -164,6 +164,31 @@ describe('parsePineapplGrid on file version 1 (PineAPPL 1.x)', () => {
     expect(Array.from(importedSubgridValues(subgrid))).toEqual([1, 11, 2, 12, 3, 13]);
   });
 
+  it('should read past interpolation subgrids and reference results', () => {
+    const bytes = encodeFkTableV1({ ...HADRONIC, values: [undefined, HADRONIC.values[1]] });
+    // subgrid [0, 0, 0]: an InterpSubgridV1 (variant 0) instead of EmptySubgridV1 (variant 1)
+    const interp = new ByteWriter().u32(0);
+    writePackedArray(interp, [0, 0.5, 0, 0], [1, 2, 2]);
+    interp.u64(1).f64(2e-7).f64(1).u64(50).u64(3).u32(0).u32(0).u32(0);
+    interp.u64(2).u8(0).u8(1).f64(91.1876); // static nodes: None, Some(91.1876)
+    // the reference: ByBinOrder([1.5, 2.5]) with ByBinChannel([0.1], Quadrature), and "NNPDF40"
+    const reference = new ByteWriter().u64(1).u32(1).f64s([1.5, 2.5]).u32(2).f64s([0.1]).u32(1);
+    reference.u64(1).string('NNPDF40');
+    const grid = parse(
+      new Uint8Array([
+        ...bytes.subarray(0, FIRST_SUBGRID_TYPE),
+        ...interp.bytes(),
+        ...bytes.subarray(FIRST_SUBGRID_TYPE + 4, bytes.length - 16),
+        ...reference.bytes(),
+      ]),
+    );
+    expect(grid.subgrids.map((subgrid) => subgrid.type)).toEqual([
+      'InterpSubgridV1',
+      'ImportSubgridV1',
+    ]);
+    expect(grid.channels).toHaveLength(2);
+  });
+
   it('should give typed errors naming the file for damaged version 1 grids', () => {
     const plain = encodeFkTableV1(DIS);
     const damaged = (change: (view: DataView) => void): Uint8Array => {
