@@ -104,6 +104,40 @@ export interface FkTableSpec {
   readonly order?: readonly [number, number, number, number, number];
 }
 
+/** A DIS FK table: 2 bins, channels g, Σ, V3 (evolution ids 21, 100, 203), 4 x nodes. */
+export const DIS_FK_TABLE: FkTableSpec = {
+  hadronic: false,
+  channels: [[21], [100], [203]],
+  xGrid: [0.01, 0.1, 0.3, 0.7],
+  q02: 1.65 ** 2,
+  bins: [
+    { limits: [0, 1], normalization: 1 },
+    { limits: [1, 3], normalization: 2 },
+  ],
+  values: [[0, 2, 3, 0], [1, 0, 0, 4], undefined, [0, 0, 5, 6], undefined, [7, 0, 0, 0]],
+  metadata: [
+    ['fk_assumptions', 'Nf4Ind'],
+    ['theory', '{"ID": 40000000}'],
+  ],
+};
+
+/** A hadronic FK table: 1 bin, channels g g and Σ g, 3 x nodes. */
+export const HADRONIC_FK_TABLE: FkTableSpec = {
+  hadronic: true,
+  channels: [
+    [21, 21],
+    [100, 21],
+  ],
+  xGrid: [0.05, 0.2, 0.6],
+  q02: 1.65 ** 2,
+  bins: [{ limits: [7, 8], normalization: 0.5 }],
+  values: [
+    [0, 0, 0, 0, 1, 2, 0, 3, 0],
+    [9, 0, 0, 0, 0, 0, 0, 0, 8],
+  ],
+  metadata: [],
+};
+
 const PINEAPPL = [0x50, 0x69, 0x6e, 0x65, 0x41, 0x50, 0x50, 0x4c];
 
 function header(writer: ByteWriter, version: number): void {

@@ -12,6 +12,8 @@ import {
   ByteWriter,
   encodeFkTableV0,
   encodeFkTableV1,
+  HADRONIC_FK_TABLE as HADRONIC,
+  DIS_FK_TABLE as DIS,
   writePackedArray,
   type FkTableSpec,
 } from '@partonfit/testing/pineappl-bytes';
@@ -326,37 +328,6 @@ describe('pineapplFkTable on a hadronic grid', () => {
     expect(lepton.message).toMatch(/3 x nodes for the lepton \(x2\)/);
   });
 });
-
-/** A DIS FK table: 2 bins, channels g, Σ, V3 (evolution ids 21, 100, 203), 4 x nodes. */
-const DIS: FkTableSpec = {
-  hadronic: false,
-  channels: [[21], [100], [203]],
-  xGrid: [0.01, 0.1, 0.3, 0.7],
-  q02: 1.65 ** 2,
-  bins: [
-    { limits: [0, 1], normalization: 1 },
-    { limits: [1, 3], normalization: 2 },
-  ],
-  values: [[0, 2, 3, 0], [1, 0, 0, 4], undefined, [0, 0, 5, 6], undefined, [7, 0, 0, 0]],
-  metadata: [['fk_assumptions', 'Nf4Ind']],
-};
-
-/** A hadronic FK table: 1 bin, channels g g and Σ g, 3 x nodes. */
-const HADRONIC: FkTableSpec = {
-  hadronic: true,
-  channels: [
-    [21, 21],
-    [100, 21],
-  ],
-  xGrid: [0.05, 0.2, 0.6],
-  q02: 1.65 ** 2,
-  bins: [{ limits: [7, 8], normalization: 0.5 }],
-  values: [
-    [0, 0, 0, 0, 1, 2, 0, 3, 0],
-    [9, 0, 0, 0, 0, 0, 0, 0, 8],
-  ],
-  metadata: [],
-};
 
 describe('pineapplFkTable on file version 1 (PineAPPL 1.x)', () => {
   const fromBytes = (bytes: Uint8Array): PineapplFkTable =>

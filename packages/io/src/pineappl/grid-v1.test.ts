@@ -4,8 +4,9 @@ import { storedLz4Frame } from '@partonfit/testing/lz4';
 import {
   ByteWriter,
   encodeFkTableV1,
+  HADRONIC_FK_TABLE as HADRONIC,
+  DIS_FK_TABLE as DIS,
   writePackedArray,
-  type FkTableSpec,
 } from '@partonfit/testing/pineappl-bytes';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,40 +14,6 @@ import {
   parsePineapplGrid,
   pineapplBinNormalizations,
 } from './pineappl-grid.js';
-
-/** A DIS FK table: 2 bins, channels g, Σ, V3 (evolution ids 21, 100, 203), 4 x nodes. */
-const DIS: FkTableSpec = {
-  hadronic: false,
-  channels: [[21], [100], [203]],
-  xGrid: [0.01, 0.1, 0.3, 0.7],
-  q02: 1.65 ** 2,
-  bins: [
-    { limits: [0, 1], normalization: 1 },
-    { limits: [1, 3], normalization: 2 },
-  ],
-  values: [[0, 2, 3, 0], [1, 0, 0, 4], undefined, [0, 0, 5, 6], undefined, [7, 0, 0, 0]],
-  metadata: [
-    ['fk_assumptions', 'Nf4Ind'],
-    ['theory', '{"ID": 40000000}'],
-  ],
-};
-
-/** A hadronic FK table: 1 bin, channels g g and Σ g, 3 x nodes. */
-const HADRONIC: FkTableSpec = {
-  hadronic: true,
-  channels: [
-    [21, 21],
-    [100, 21],
-  ],
-  xGrid: [0.05, 0.2, 0.6],
-  q02: 1.65 ** 2,
-  bins: [{ limits: [7, 8], normalization: 0.5 }],
-  values: [
-    [0, 0, 0, 0, 1, 2, 0, 3, 0],
-    [9, 0, 0, 0, 0, 0, 0, 0, 8],
-  ],
-  metadata: [],
-};
 
 /**
  * Byte offsets in a version 1 file: `PineAPPL` + u64 version (16), ndarray version (1), shape
