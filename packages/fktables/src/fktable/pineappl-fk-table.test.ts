@@ -1,12 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import {
   decodeLz4Frame,
+  importedSubgridValues,
   parsePineapplGrid,
   type PineapplGrid,
   type SparseArray3,
 } from '@partonfit/io';
 import { UnsupportedInputError } from '@partonfit/core';
 import { damageBytes, FUZZ_MUTATIONS, fuzzParser } from '@partonfit/testing';
+import {
+  ByteWriter,
+  encodeFkTableV0,
+  encodeFkTableV1,
+  HADRONIC_FK_TABLE as HADRONIC,
+  DIS_FK_TABLE as DIS,
+  writePackedArray,
+  type FkTableSpec,
+} from '@partonfit/testing/pineappl-bytes';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { loadBundle } from '../bundle/bundle.js';
@@ -105,7 +115,10 @@ describe.skipIf(!hasTable)('pineapplFkTable on the theory-208 HERA CC e⁻p tabl
 
   it('should refuse grids that are not FK tables, naming the file', () => {
     const orders = inputFileError(() =>
-      pineapplFkTable({ ...grid, orders: [{ alphas: 1, alpha: 0, logxir: 0, logxif: 0 }] }),
+      pineapplFkTable({
+        ...grid,
+        orders: [{ alphas: 1, alpha: 0, logxir: 0, logxif: 0, logxia: 0 }],
+      }),
     );
     expect(UnsupportedInputError.isInstance(orders)).toBe(true);
     expect(orders.file).toBe(FILE);
@@ -154,6 +167,45 @@ describe.skipIf(!hasTable)('pineapplFkTable on the theory-208 HERA CC e⁻p tabl
       expect(outcome.refused).toBeGreaterThan(FUZZ_MUTATIONS / 10);
     },
   );
+
+  it('should give the same table from the file rewritten as file version 1 (PineAPPL 1.x)', () => {
+    // each subgrid's values over the 50 x nodes, empty ones left out
+    const values = grid.subgrids.map((subgrid) => {
+      if (subgrid.type === 'EmptySubgridV1') return undefined;
+      if (subgrid.type !== 'ImportOnlySubgridV1') throw new Error('expected imported subgrids');
+      const dense = Array.from(importedSubgridValues(subgrid));
+      return dense.some((value) => value !== 0) ? dense : undefined;
+    });
+    const normalizations = grid.remapper?.normalizations ?? [];
+    const [first0] = grid.subgrids;
+    if (first0.type !== 'ImportOnlySubgridV1') throw new Error('expected an imported subgrid');
+    const spec: FkTableSpec = {
+      hadronic: false,
+      channels: grid.channels.map(([{ pid1 }]) => [pid1]),
+      xGrid: Array.from(fkTable.xGrid),
+      q02: first0.mu2Grid[0].fac ?? 0,
+      bins: Array.from(normalizations, (normalization, bin) => ({
+        limits: [bin, bin + 1],
+        normalization,
+      })),
+      values,
+      metadata: [...grid.metadata],
+    };
+    const v1 = pineapplFkTable(parsePineapplGrid(encodeFkTableV1(spec), { file: FILE }));
+    expect(v1.fileVersion).toBe(1);
+    if (v1.fkTable.hadronic) throw new Error('expected a DIS table');
+    // PineAPPL 1.x trims each subgrid's nodes to its non-zero values, and the x-grid is their
+    // union (`FkTable::x_grid`): here x nodes 20 to 49, the 20 smallest carry only zeros
+    expect(Array.from(v1.fkTable.xGrid)).toEqual(Array.from(fkTable.xGrid.subarray(20)));
+    expect(v1.fkTable).toMatchObject({ channels: fkTable.channels, q0: fkTable.q0, ndata: 42 });
+    for (let row = 0; row < 42 * 9; row++) {
+      const full = fkTable.values.subarray(row * 50, (row + 1) * 50);
+      expect(Array.from(full.subarray(0, 20))).toEqual(new Array(20).fill(0));
+      expect(v1.fkTable.values.subarray(row * 30, (row + 1) * 30)).toEqual(full.subarray(20));
+    }
+    expect(v1.binNormalizations).toEqual(table.binNormalizations);
+    expect(v1.pidBasis).toBe('evol');
+  });
 
   it('should be what loadFkTable gives for the file', async () => {
     const loaded = await loadFkTable(FILE);
@@ -232,7 +284,7 @@ describe('pineapplFkTable on a hadronic grid', () => {
     // g g, and Σ g with a factor 3
     channels: [[{ pid1: 21, pid2: 21, factor: 1 }], [{ pid1: 100, pid2: 21, factor: 3 }]],
     binLimits: { kind: 'unequal', limits: Float64Array.of(0, 0.5, 2.5) },
-    orders: [{ alphas: 0, alpha: 0, logxir: 0, logxif: 0 }],
+    orders: [{ alphas: 0, alpha: 0, logxir: 0, logxif: 0, logxia: 0 }],
     remapper: undefined,
     metadata: new Map([['lumi_id_types', 'evol']]),
   };
@@ -254,18 +306,115 @@ describe('pineapplFkTable on a hadronic grid', () => {
     expect(fkTable.values[(1 * 2 + 0) * 9 + 2 * 3 + 2]).toBeCloseTo((3 * 2) / 0.25 / 2, 12);
   });
 
-  it('should refuse subgrids on different x-grids and a lepton side with several nodes', () => {
+  it('should place subgrids on other x nodes into the union of the nodes', () => {
     const other = {
       ...subgrid([0, 0, 0, 0, 0, 0, 0, 0, 2]),
       x2Grid: Float64Array.of(0.01, 0.2, 0.5),
     };
-    const different = inputFileError(() =>
-      pineapplFkTable({ ...grid, subgrids: [...grid.subgrids.slice(0, 3), other] }),
-    );
-    expect(different).toMatchObject({ file: 'pp.pineappl.lz4', key: 'subgrids[0, 1, 1]' });
-    expect(different.message).toMatch(/x2 nodes differ/);
+    const { fkTable } = pineapplFkTable({
+      ...grid,
+      subgrids: [...grid.subgrids.slice(0, 3), other],
+    });
+    expect(Array.from(fkTable.xGrid)).toEqual([0.01, 0.1, 0.2, 0.5]);
+    // point 1, channel Σ g (index 0), x nodes (0.5, 0.5) at places (3, 3): 3 · 2 / 0.25 / 2
+    expect(fkTable.values[(1 * 2 + 0) * 16 + 3 * 4 + 3]).toBeCloseTo((3 * 2) / 0.25 / 2, 12);
+    // point 0, channel g g, x nodes (0.1, 0.5) at places (1, 3): 6 / 0.05 / 0.5
+    expect(fkTable.values[(0 * 2 + 1) * 16 + 1 * 4 + 3]).toBeCloseTo(6 / 0.05 / 0.5, 12);
+  });
+
+  it('should refuse a lepton side with several nodes', () => {
     const dis = new Map(grid.metadata).set('initial_state_2', '-11');
     const lepton = inputFileError(() => pineapplFkTable({ ...grid, metadata: dis }));
     expect(lepton.message).toMatch(/3 x nodes for the lepton \(x2\)/);
   });
+});
+
+describe('pineapplFkTable on file version 1 (PineAPPL 1.x)', () => {
+  const fromBytes = (bytes: Uint8Array): PineapplFkTable =>
+    pineapplFkTable(parsePineapplGrid(bytes, { file: 'v1/TABLE.pineappl.lz4' }));
+
+  it('should give a DIS table equal to the version 0 one', () => {
+    const v0 = fromBytes(encodeFkTableV0(DIS));
+    const v1 = fromBytes(encodeFkTableV1(DIS));
+    expect(v1.fkTable).toEqual(v0.fkTable);
+    expect(v1.binNormalizations).toEqual(v0.binNormalizations);
+    expect(v1.pidBasis).toBe('evol');
+    expect(v1.fileVersion).toBe(1);
+    const { fkTable } = v1;
+    if (fkTable.hadronic) throw new Error('expected a DIS table');
+    expect(fkTable).toMatchObject({ name: 'TABLE', ndata: 2, channels: [1, 2, 4] });
+    expect(fkTable.q0).toBeCloseTo(1.65, 14);
+    expect(Array.from(fkTable.xGrid)).toEqual([0.01, 0.1, 0.3, 0.7]);
+    // (point, channel Σ g V3, x): bin 0 g at x = 0.1: 2 / 0.1; bin 1 V3 at x = 0.01: 7 / 0.01 / 2
+    expect(fkTable.values[(0 * 3 + 1) * 4 + 1]).toBeCloseTo(20, 12);
+    expect(fkTable.values[(0 * 3 + 0) * 4 + 3]).toBeCloseTo(4 / 0.7, 12);
+    expect(fkTable.values[(1 * 3 + 1) * 4 + 3]).toBeCloseTo(6 / 0.7 / 2, 12);
+    expect(fkTable.values[(1 * 3 + 2) * 4 + 0]).toBeCloseTo(350, 10);
+    expect(v1.metadata.get('fk_assumptions')).toBe('Nf4Ind');
+  });
+
+  it('should give a hadronic table equal to the version 0 one', () => {
+    const v0 = fromBytes(encodeFkTableV0(HADRONIC));
+    const v1 = fromBytes(encodeFkTableV1(HADRONIC));
+    expect(v1.fkTable).toEqual(v0.fkTable);
+    expect(Array.from(v1.binNormalizations)).toEqual([0.5]);
+    const { fkTable } = v1;
+    if (!fkTable.hadronic) throw new Error('expected a hadronic table');
+    expect(fkTable.channels).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+    // g g at (x1, x2) = (0.2, 0.6): 2 / (0.2 · 0.6) / 0.5; Σ g at (0.6, 0.6): 8 / 0.36 / 0.5
+    expect(fkTable.values[(0 * 2 + 1) * 9 + 1 * 3 + 2]).toBeCloseTo(2 / 0.12 / 0.5, 12);
+    expect(fkTable.values[(0 * 2 + 0) * 9 + 2 * 3 + 2]).toBeCloseTo(8 / 0.36 / 0.5, 12);
+  });
+
+  it('should refuse version 1 grids that are not FK tables, naming the file', () => {
+    const scales = inputFileError(() =>
+      fromBytes(encodeFkTableV1({ ...DIS, scaleNodes: [2.7225, 10] })),
+    );
+    expect(UnsupportedInputError.isInstance(scales)).toBe(true);
+    expect(scales).toMatchObject({ file: 'v1/TABLE.pineappl.lz4', key: 'subgrids[0, 0, 0]' });
+    expect(scales.message).toMatch(/2 scales, an FK table has one/);
+    const orders = inputFileError(() =>
+      fromBytes(encodeFkTableV1({ ...DIS, order: [1, 0, 0, 0, 0] })),
+    );
+    expect(orders.message).toMatch(/it has the orders αs\^1 α\^0; an FK table has one/);
+    // subgrid [0, 0, 2] (empty, variant 1) replaced by an InterpSubgridV1 (variant 0)
+    const bytes = encodeFkTableV1({ ...DIS, values: [undefined, ...DIS.values.slice(1)] });
+    const interp = new ByteWriter().u32(0);
+    writePackedArray(interp, [0, 0, 0, 0], [1, 4]);
+    interp.u64(0).u64(0); // no interps, no static nodes
+    const spliced = new Uint8Array([
+      ...bytes.subarray(0, 49),
+      ...interp.bytes(),
+      ...bytes.subarray(53),
+    ]);
+    const subgrid = inputFileError(() => fromBytes(spliced));
+    expect(subgrid).toMatchObject({ file: 'v1/TABLE.pineappl.lz4', key: 'subgrids[0, 0, 0]' });
+    expect(subgrid.message).toMatch(/it holds a InterpSubgridV1; evolve it \(pineko\) first/);
+    // Conv { PolPDF, 2212 }: the convolution type follows the pid basis Evol and the count 1
+    const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    const at = hex.indexOf('01000000' + '0100000000000000' + '00000000' + 'a4080000') / 2 + 12;
+    const polarised = bytes.slice();
+    polarised[at] = 1;
+    const conv = inputFileError(() => fromBytes(polarised));
+    expect(conv.message).toMatch(/convolution type PolPDF is not supported/);
+  });
+
+  it.each([
+    ['DIS', DIS, 181],
+    ['hadronic', HADRONIC, 182],
+  ] as const)(
+    `should read each of ${FUZZ_MUTATIONS} damaged copies of a version 1 %s table into finite tables or name the problem`,
+    async (_, spec, seed) => {
+      const outcome = await fuzzParser({
+        original: encodeFkTableV1(spec),
+        damage: damageBytes,
+        parse: fromBytes,
+        seed,
+      });
+      expect(outcome.refused).toBeGreaterThan(FUZZ_MUTATIONS / 10);
+    },
+  );
 });

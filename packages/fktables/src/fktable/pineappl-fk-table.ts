@@ -7,7 +7,7 @@ import {
   UnsupportedInputError,
 } from '@partonfit/core';
 import {
-  forEachSparseEntry,
+  forEachSubgridValue,
   pineapplBinNormalizations,
   readPineapplGrid,
   type PineapplGrid,
@@ -65,23 +65,36 @@ function notAnFkTable(grid: PineapplGrid, key: string, problem: string): Unsuppo
   });
 }
 
+function checkConvolutionType(grid: PineapplGrid, key: string, type: string): void {
+  if (type !== 'UnpolPDF') {
+    throw new UnsupportedInputError({
+      file: grid.file,
+      key,
+      feature: `convolution type ${type}`,
+      problem: 'partonfit convolves unpolarised PDFs (UnpolPDF) only',
+    });
+  }
+}
+
 /**
- * Which of the two convolutions carry a PDF, from `convolution_type_<i>` (PineAPPL 0.8:
- * `UnpolPDF` or `None`), else `convolution_particle_<i>` / `initial_state_<i>` (a lepton has no
- * PDF; PineAPPL's default is a proton).
+ * Which of the two convolutions carry a PDF: for file version 1, the grid's convolutions (one for
+ * DIS, two for hadronic grids); for version 0, `convolution_type_<i>` (PineAPPL 0.8: `UnpolPDF`
+ * or `None`), else `convolution_particle_<i>` / `initial_state_<i>` (a lepton has no PDF;
+ * PineAPPL's default is a proton).
  */
 function pdfSides(grid: PineapplGrid): [boolean, boolean] {
+  if (grid.convolutions !== undefined) {
+    grid.convolutions.forEach(({ type }, index) => {
+      checkConvolutionType(grid, `convolutions[${index}]`, type);
+    });
+    return [grid.convolutions.length > 0, grid.convolutions.length > 1];
+  }
   const side = (index: 1 | 2): boolean => {
     const type = grid.metadata.get(`convolution_type_${index}`);
     if (type !== undefined) {
       if (type === 'None') return false;
-      if (type === 'UnpolPDF') return true;
-      throw new UnsupportedInputError({
-        file: grid.file,
-        key: `convolution_type_${index}`,
-        feature: `convolution type ${type}`,
-        problem: 'partonfit convolves unpolarised PDFs (UnpolPDF) only',
-      });
+      checkConvolutionType(grid, `convolution_type_${index}`, type);
+      return true;
     }
     const particleKey = grid.metadata.has(`convolution_particle_${index}`)
       ? `convolution_particle_${index}`
@@ -101,6 +114,7 @@ function pdfSides(grid: PineapplGrid): [boolean, boolean] {
 }
 
 function pidBasisOf(grid: PineapplGrid): PineapplPidBasis {
+  if (grid.pidBasis !== undefined) return grid.pidBasis === 'Evol' ? 'evol' : 'pdg_mc_ids';
   const basis = grid.metadata.get('lumi_id_types') ?? 'pdg_mc_ids';
   if (basis === 'evol' || basis === 'pdg_mc_ids') return basis;
   throw new UnsupportedInputError({
@@ -144,34 +158,62 @@ function evolutionCombination(
   return combination;
 }
 
-function sameGrid(a: Float64Array, b: Float64Array): boolean {
-  return a.length === b.length && a.every((value, index) => value === b[index]);
+/** Whether two x nodes are one, within PineAPPL's node tolerance (about 4096 units in the last place). */
+function sameNode(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 4096 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b));
 }
 
-/** The imported subgrids of order 0 with their (bin, channel), checked to share one scale and x-grid. */
+/** An imported subgrid of order 0 with its (bin, channel) and its x nodes' places in the x-grid. */
+interface PlacedSubgrid {
+  readonly bin: number;
+  readonly channel: number;
+  readonly subgrid: PineapplImportedSubgrid;
+  /** For x1 and x2: the index in the x-grid of each node (0 for a side without a PDF). */
+  readonly places: readonly [Int32Array, Int32Array];
+}
+
+/** The imported subgrids of order 0, checked to share one scale, and the x-grid they span. */
 interface ScaleAndGrid {
-  readonly subgrids: readonly { bin: number; channel: number; subgrid: PineapplImportedSubgrid }[];
+  readonly subgrids: readonly PlacedSubgrid[];
   readonly muf2: number;
   readonly xGrid: Float64Array;
+}
+
+/**
+ * The x-grid of an FK table: the union of the x nodes of its subgrids, ascending, as PineAPPL's
+ * `FkTable::x_grid` (PineAPPL 1.x stores each subgrid's nodes trimmed to where it is non-zero).
+ */
+function unionGrid(grids: readonly Float64Array[]): Float64Array {
+  const nodes = grids.flatMap((grid) => Array.from(grid)).sort((a, b) => a - b);
+  const union: number[] = [];
+  for (const node of nodes) {
+    const last = union.at(-1);
+    if (last === undefined || !sameNode(last, node)) union.push(node);
+  }
+  return Float64Array.from(union);
 }
 
 function importedSubgrids(grid: PineapplGrid, sides: readonly [boolean, boolean]): ScaleAndGrid {
   const [, bins, channels] = grid.subgridShape;
   const found: { bin: number; channel: number; subgrid: PineapplImportedSubgrid }[] = [];
   let muf2: number | undefined;
-  let xGrid: Float64Array | undefined;
   for (let bin = 0; bin < bins; bin++) {
     for (let channel = 0; channel < channels; channel++) {
       const subgrid = grid.subgrids[bin * channels + channel];
       const key = `subgrids[0, ${bin}, ${channel}]`;
       if (subgrid.type === 'EmptySubgridV1') continue;
-      if (subgrid.type !== 'ImportOnlySubgridV1' && subgrid.type !== 'ImportOnlySubgridV2') {
+      if (
+        subgrid.type !== 'ImportOnlySubgridV1' &&
+        subgrid.type !== 'ImportOnlySubgridV2' &&
+        subgrid.type !== 'ImportSubgridV1'
+      ) {
         throw notAnFkTable(grid, key, `it holds a ${subgrid.type}; evolve it (pineko) first`);
       }
       if (subgrid.mu2Grid.length !== 1) {
         throw notAnFkTable(grid, key, `${subgrid.mu2Grid.length} scales, an FK table has one`);
       }
       const fac = subgrid.mu2Grid[0].fac;
+      if (fac === undefined) throw notAnFkTable(grid, key, 'it has no factorisation scale');
       muf2 ??= fac;
       if (fac !== muf2) {
         throw notAnFkTable(grid, key, `factorisation scale² ${fac}, other subgrids have ${muf2}`);
@@ -179,21 +221,19 @@ function importedSubgrids(grid: PineapplGrid, sides: readonly [boolean, boolean]
       const grids = [subgrid.x1Grid, subgrid.x2Grid] as const;
       for (const side of [0, 1] as const) {
         const nodes = grids[side];
-        if (!sides[side]) {
-          if (nodes.length !== 1) {
-            throw notAnFkTable(grid, key, `${nodes.length} x nodes for the lepton (x${side + 1})`);
-          }
-          continue;
-        }
-        xGrid ??= nodes;
-        if (!sameGrid(nodes, xGrid)) {
-          throw notAnFkTable(grid, key, `its x${side + 1} nodes differ from the other subgrids'`);
+        if (!sides[side] && nodes.length !== 1) {
+          throw notAnFkTable(grid, key, `${nodes.length} x nodes for the lepton (x${side + 1})`);
         }
       }
       found.push({ bin, channel, subgrid });
     }
   }
-  if (muf2 === undefined || xGrid === undefined) {
+  const xGrid = unionGrid(
+    found.flatMap(({ subgrid }) =>
+      [subgrid.x1Grid, subgrid.x2Grid].filter((_, side) => sides[side]),
+    ),
+  );
+  if (muf2 === undefined || xGrid.length === 0) {
     throw new InputFileError({
       file: grid.file,
       key: 'subgrids',
@@ -207,7 +247,15 @@ function importedSubgrids(grid: PineapplGrid, sides: readonly [boolean, boolean]
       problem: `invalid scale² ${muf2} or x nodes outside (0, 1]`,
     });
   }
-  return { subgrids: found, muf2, xGrid };
+  const place = (nodes: Float64Array, side: 0 | 1): Int32Array =>
+    sides[side]
+      ? Int32Array.from(nodes, (x) => xGrid.findIndex((node) => sameNode(node, x)))
+      : new Int32Array(nodes.length);
+  const subgrids = found.map((entry) => ({
+    ...entry,
+    places: [place(entry.subgrid.x1Grid, 0), place(entry.subgrid.x2Grid, 1)] as const,
+  }));
+  return { subgrids, muf2, xGrid };
 }
 
 /** Checks the grid is one FK table: one order, all exponents zero. */
@@ -218,7 +266,8 @@ function checkOrders(grid: PineapplGrid): void {
     order.alphas === 0 &&
     order.alpha === 0 &&
     order.logxir === 0 &&
-    order.logxif === 0;
+    order.logxif === 0 &&
+    order.logxia === 0;
   if (!trivial) {
     const list = grid.orders.map((o) => `αs^${o.alphas} α^${o.alpha}`).join(', ');
     throw notAnFkTable(grid, 'orders', `it has the orders ${list}; an FK table has one, αs^0 α^0`);
@@ -226,8 +275,8 @@ function checkOrders(grid: PineapplGrid): void {
 }
 
 /**
- * Turns a PineAPPL grid that is an FK table into partonfit's model: x-grid (the nodes of the
- * subgrids), Q0 (the square root of the single factorisation scale), the channels in the
+ * Turns a PineAPPL grid (file version 0 or 1) that is an FK table into partonfit's model:
+ * x-grid (the union of the subgrids' x nodes, as PineAPPL's `FkTable::x_grid`), Q0 (the square root of the single factorisation scale), the channels in the
  * evolution basis (`pdg_mc_ids` channels rotated with {@link EVOLUTION_TO_FLAVOUR}; each channel
  * term's factor multiplied in), and values divided by the bin normalisations and by x (by x1·x2
  * for hadronic tables), since PineAPPL convolves f where partonfit convolves x·f — what
@@ -235,7 +284,7 @@ function checkOrders(grid: PineapplGrid): void {
  * hadronic tables), as legacy tables have them; a combination left all zero is dropped.
  *
  * @throws UnsupportedInputError - naming the file, for a grid that is not an FK table (several
- *   orders or scales, interpolation subgrids, x-grids that differ) or uses a convolution type or
+ *   orders or scales, interpolation subgrids, no factorisation scale) or uses a convolution type or
  *   particle-id basis partonfit does not read
  * @throws InputFileError - naming the file and key, for unknown parton ids, a grid with no
  *   values, a zero bin normalisation or values that are not finite
@@ -305,8 +354,9 @@ export function pineapplFkTable(
     });
   }
   const values = new Float64Array(ndata * perPoint);
-  for (const { bin, channel, subgrid } of subgrids) {
-    forEachSparseEntry(subgrid.array, (_, i1, i2, value) => {
+  for (const { bin, channel, subgrid, places } of subgrids) {
+    const [places1, places2] = places;
+    forEachSubgridValue(subgrid, (_, i1, i2, value) => {
       if (!Number.isFinite(value)) {
         throw new InputFileError({
           file: grid.file,
@@ -315,15 +365,24 @@ export function pineapplFkTable(
         });
       }
       if (value === 0) return;
+      const [a1, a2] = [places1[i1], places2[i2]];
       const [a, xDivisor] = hadronic
-        ? [i1 * nx + i2, xGrid[i1] * xGrid[i2]]
+        ? [a1 * nx + a2, xGrid[a1] * xGrid[a2]]
         : pdfSide === 0
-          ? [i1, xGrid[i1]]
-          : [i2, xGrid[i2]];
+          ? [a1, xGrid[a1]]
+          : [a2, xGrid[a2]];
       const scaled = value / xDivisor / binNormalizations[bin];
       for (const [combination, weight] of channelTerms[channel]) {
         const c = position.get(combination) ?? 0;
-        values[bin * perPoint + c * (hadronic ? nx * nx : nx) + a] += weight * scaled;
+        const at = bin * perPoint + c * (hadronic ? nx * nx : nx) + a;
+        values[at] += weight * scaled;
+        if (!Number.isFinite(values[at])) {
+          throw new InputFileError({
+            file: grid.file,
+            key: `subgrids[0, ${bin}, ${channel}]`,
+            problem: `value ${value} at x nodes (${xGrid[a1]}, ${xGrid[a2]}) gives ${values[at]}`,
+          });
+        }
       }
     });
   }

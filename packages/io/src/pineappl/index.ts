@@ -1,6 +1,8 @@
 export { BincodeReader } from './bincode-reader.js';
 export { decodeLz4Frame, isLz4Frame, LZ4_FRAME_MAGIC } from './lz4-frame.js';
+export { forEachPackedEntry, readPackedArray, type PackedArray } from './packed-array.js';
 export {
+  forEachSubgridValue,
   importedSubgridValues,
   isPineapplGrid,
   parsePineapplGrid,
@@ -12,8 +14,11 @@ export {
   type PineapplBinLimits,
   type PineapplBinRemapper,
   type PineapplChannelEntry,
+  type PineapplConvolution,
   type PineapplGrid,
   type PineapplImportedSubgrid,
+  type PineapplImportOnlySubgrid,
+  type PineapplImportSubgridV1,
   type PineapplMu2,
   type PineapplOrder,
   type PineapplOtherSubgrid,

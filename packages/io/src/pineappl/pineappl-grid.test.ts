@@ -45,7 +45,7 @@ describe.skipIf(!hasSharedData(`theory_208/fastkernel/${NAME}.pineappl.lz4`, 'Pi
     it('should read the shape, channels, bins, orders and metadata', () => {
       expect(grid.fileVersion).toBe(0);
       expect(grid.subgridShape).toEqual([1, 42, 9]);
-      expect(grid.orders).toEqual([{ alphas: 0, alpha: 0, logxir: 0, logxif: 0 }]);
+      expect(grid.orders).toEqual([{ alphas: 0, alpha: 0, logxir: 0, logxif: 0, logxia: 0 }]);
       expect(grid.channels.map((channel) => channel.map(({ pid1 }) => pid1))).toEqual([
         [21],
         [203],
@@ -122,11 +122,11 @@ describe.skipIf(!hasSharedData(`theory_208/fastkernel/${NAME}.pineappl.lz4`, 'Pi
       expect(magic.file).toBe('bad.pineappl');
       expect(magic.message).toMatch(/not a PineAPPL grid/);
 
-      const version = inputFileError(parse(damaged((bytes) => (bytes[8] = 1))));
+      const version = inputFileError(parse(damaged((bytes) => (bytes[8] = 2))));
       expect(UnsupportedInputError.isInstance(version)).toBe(true);
       expect(version.message).toBe(
-        'bad.pineappl: header: PineAPPL file version 1 (PineAPPL 1.x) is not supported: ' +
-          'partonfit reads file version 0 (PineAPPL 0.5 to 0.8)',
+        'bad.pineappl: header: PineAPPL file version 2 is not supported: ' +
+          'partonfit reads file versions 0 (PineAPPL 0.5 to 0.8) and 1 (PineAPPL 1.x)',
       );
 
       const length = inputFileError(

@@ -2,12 +2,15 @@ import { InputFileError, UnsupportedInputError } from '@partonfit/core';
 import { readInputBytes } from '../compressed/read-input.js';
 import { BincodeReader } from './bincode-reader.js';
 import { decodeLz4Frame, isLz4Frame } from './lz4-frame.js';
+import { readGridV1 } from './grid-v1.js';
+import { forEachPackedEntry, type PackedArray } from './packed-array.js';
 import { forEachSparseEntry, readSparseArray3, type SparseArray3 } from './sparse-array3.js';
 
 /**
  * PineAPPL grids (`.pineappl.lz4`, `.pineappl`): the file header and the bincode serialisation of
- * PineAPPL's `Grid` for file version 0, the layout of PineAPPL 0.5 to 0.8, read into plain
- * objects. What an FK table means is the business of `@partonfit/fktables`.
+ * PineAPPL's `Grid` for file version 0 (the layout of PineAPPL 0.5 to 0.8) and file version 1
+ * (PineAPPL 1.x), read into the same plain objects. What an FK table means is the business of
+ * `@partonfit/fktables`.
  *
  * @packageDocumentation
  */
@@ -15,35 +18,49 @@ import { forEachSparseEntry, readSparseArray3, type SparseArray3 } from './spars
 /** The 8 magic bytes that open an uncompressed PineAPPL file, before the `u64` file version. */
 export const PINEAPPL_MAGIC = 'PineAPPL';
 
-/** The file versions {@link parsePineapplGrid} reads: 0 (PineAPPL 0.5 to 0.8). */
-export const SUPPORTED_PINEAPPL_VERSIONS: readonly number[] = [0];
+/** The file versions {@link parsePineapplGrid} reads: 0 (PineAPPL 0.5 to 0.8) and 1 (PineAPPL 1.x). */
+export const SUPPORTED_PINEAPPL_VERSIONS: readonly number[] = [0, 1];
 
-/** One term of a channel: parton `pid1` of the first convolution, `pid2` of the second. */
+/**
+ * One term of a channel: parton `pid1` of the first convolution, `pid2` of the second. A file
+ * version 1 grid with a single convolution (DIS) has `pid2` 0.
+ */
 export interface PineapplChannelEntry {
   readonly pid1: number;
   readonly pid2: number;
   readonly factor: number;
 }
 
-/** A perturbative order: the exponents of αs, α, log ξR and log ξF. */
+/** A perturbative order: the exponents of αs, α, log ξR, log ξF and log ξA (0 in file version 0). */
 export interface PineapplOrder {
   readonly alphas: number;
   readonly alpha: number;
   readonly logxir: number;
   readonly logxif: number;
+  readonly logxia: number;
 }
 
-/** The renormalisation and factorisation scales (squared, GeV²) of one scale node. */
+/**
+ * The renormalisation and factorisation scales (squared, GeV²) of one scale node; `undefined`
+ * where a file version 1 grid defines no such scale (`ScaleFuncForm::NoScale`: FK tables of
+ * PineAPPL 1.x have their renormalisation scale burnt in).
+ */
 export interface PineapplMu2 {
-  readonly ren: number;
-  readonly fac: number;
+  readonly ren: number | undefined;
+  readonly fac: number | undefined;
+}
+
+/** What a convolution of a file version 1 grid convolves with, and the hadron's PDG id. */
+export interface PineapplConvolution {
+  readonly type: 'UnpolPDF' | 'PolPDF' | 'UnpolFF' | 'PolFF';
+  readonly pid: number;
 }
 
 /**
  * An imported subgrid (`ImportOnlySubgridV1`/`V2`, the kind FK tables hold): values on
  * `(mu2, x1, x2)` nodes. V1 stores one scale Q² for both; it is read as `ren = fac = Q²`.
  */
-export interface PineapplImportedSubgrid {
+export interface PineapplImportOnlySubgrid {
   readonly type: 'ImportOnlySubgridV1' | 'ImportOnlySubgridV2';
   /** The values, shape `(mu2, x1, x2)`. */
   readonly array: SparseArray3;
@@ -55,6 +72,26 @@ export interface PineapplImportedSubgrid {
   readonly x2Grid: Float64Array;
 }
 
+/**
+ * An imported subgrid of file version 1 (`ImportSubgridV1`), its kinematic dimensions brought into
+ * the order `(mu2, x1, x2)`: `mu2` runs over the combinations of its scale nodes, a grid with a
+ * single convolution (DIS) has the one node x2 = 1.
+ */
+export interface PineapplImportSubgridV1 {
+  readonly type: 'ImportSubgridV1';
+  /** The values, shape `(mu2, x1, x2)`. */
+  readonly array: PackedArray;
+  /** The scale nodes, shape `(mu2)`. */
+  readonly mu2Grid: readonly PineapplMu2[];
+  /** The x nodes of the first convolution, shape `(x1)`. */
+  readonly x1Grid: Float64Array;
+  /** The x nodes of the second convolution, shape `(x2)`. */
+  readonly x2Grid: Float64Array;
+}
+
+/** An imported subgrid, the kind FK tables hold, of either file version. */
+export type PineapplImportedSubgrid = PineapplImportOnlySubgrid | PineapplImportSubgridV1;
+
 /** A subgrid whose content is not kept: empty, or an interpolation grid before evolution. */
 export interface PineapplOtherSubgrid {
   readonly type:
@@ -62,7 +99,8 @@ export interface PineapplOtherSubgrid {
     | 'LagrangeSubgridV1'
     | 'NtupleSubgridV1'
     | 'LagrangeSparseSubgridV1'
-    | 'LagrangeSubgridV2';
+    | 'LagrangeSubgridV2'
+    | 'InterpSubgridV1';
 }
 
 /** One subgrid of a grid. */
@@ -85,7 +123,7 @@ export interface PineapplBinRemapper {
 export interface PineapplGrid {
   /** The file it was read from. */
   readonly file: string;
-  /** The file-format version of the header (0). */
+  /** The file-format version of the header (0 or 1). */
   readonly fileVersion: number;
   /** The shape of the subgrid array, `(order, bin, channel)`. */
   readonly subgridShape: readonly [number, number, number];
@@ -101,6 +139,10 @@ export interface PineapplGrid {
   readonly remapper: PineapplBinRemapper | undefined;
   /** The key–value metadata (`lumi_id_types`, `initial_state_1`, `theory`, …). */
   readonly metadata: ReadonlyMap<string, string>;
+  /** File version 1: the convolutions, one (DIS) or two (hadronic); version 0 keeps them in the metadata. */
+  readonly convolutions?: readonly PineapplConvolution[];
+  /** File version 1: the basis the channels' particle ids are in; version 0 says it in `lumi_id_types`. */
+  readonly pidBasis?: 'Pdg' | 'Evol';
 }
 
 const SUBGRID_TYPES = [
@@ -279,6 +321,7 @@ function readGrid(reader: BincodeReader, file: string, fileVersion: number): Pin
     alpha: reader.u32('orders'),
     logxir: reader.u32('orders'),
     logxif: reader.u32('orders'),
+    logxia: 0,
   }));
   skip(reader, 'subgrid_params', 'uffubuffu');
   const moreMembers = reader.variant('more_members', 3);
@@ -292,7 +335,7 @@ function readGrid(reader: BincodeReader, file: string, fileVersion: number): Pin
   if (reader.remaining !== 0) {
     throw reader.error('Grid', `${reader.remaining} bytes follow the end of the grid`);
   }
-  const grid = {
+  return {
     file,
     fileVersion,
     subgridShape,
@@ -303,8 +346,6 @@ function readGrid(reader: BincodeReader, file: string, fileVersion: number): Pin
     remapper,
     metadata,
   };
-  checkShapes(grid);
-  return grid;
 }
 
 function checkShapes(grid: PineapplGrid): void {
@@ -330,13 +371,14 @@ function checkShapes(grid: PineapplGrid): void {
 
 /**
  * Parses a PineAPPL grid from the bytes of its file: an LZ4 frame (`.pineappl.lz4`) or the
- * uncompressed form, which opens with `PineAPPL` and the `u64` file version. File version 0 (the
- * format of PineAPPL 0.5 to 0.8) is read; the subgrid types of every PineAPPL 0.x are known.
+ * uncompressed form, which opens with `PineAPPL` and the `u64` file version. File versions 0 (the
+ * format of PineAPPL 0.5 to 0.8) and 1 (PineAPPL 1.x) are read; the subgrid types of every
+ * PineAPPL 0.x and 1.x are known.
  *
  * @param bytes - the file's content
  * @param options.file - the file it came from, for error messages
- * @throws UnsupportedInputError - naming the file and the version, for another file version
- *   (PineAPPL 1.x writes version 1)
+ * @throws UnsupportedInputError - naming the file and the version, for another file version;
+ *   for a version 1 grid with more than two convolutions or a scale no subgrid can give
  * @throws InputFileError - naming the file, for a truncated or corrupt LZ4 frame, a missing
  *   `PineAPPL` magic, a truncated grid, a corrupt length, an unknown variant, inconsistent shapes
  *   or bytes after the grid
@@ -360,11 +402,13 @@ export function parsePineapplGrid(bytes: Uint8Array, options: { file: string }):
     throw new UnsupportedInputError({
       file,
       key: 'header',
-      feature: `PineAPPL file version ${version}${version === 1 ? ' (PineAPPL 1.x)' : ''}`,
-      problem: `partonfit reads file version ${SUPPORTED_PINEAPPL_VERSIONS.join(', ')} (PineAPPL 0.5 to 0.8)`,
+      feature: `PineAPPL file version ${version}`,
+      problem: 'partonfit reads file versions 0 (PineAPPL 0.5 to 0.8) and 1 (PineAPPL 1.x)',
     });
   }
-  return readGrid(reader, file, version);
+  const grid = version === 1 ? readGridV1(reader, file) : readGrid(reader, file, version);
+  checkShapes(grid);
+  return grid;
 }
 
 /**
@@ -389,12 +433,30 @@ export function isPineapplGrid(bytes: Uint8Array): boolean {
 }
 
 /**
+ * Calls `visit(i0, i1, i2, value)` for every stored value of an imported subgrid of either file
+ * version, at its indices `(mu2, x1, x2)` (stored zeros too).
+ */
+export function forEachSubgridValue(
+  subgrid: PineapplImportedSubgrid,
+  visit: (i0: number, i1: number, i2: number, value: number) => void,
+): void {
+  if (subgrid.type === 'ImportSubgridV1') {
+    forEachPackedEntry(subgrid.array, (index, value) => {
+      visit(index[0], index[1], index[2], value);
+    });
+  } else {
+    forEachSparseEntry(subgrid.array, visit);
+  }
+}
+
+/**
  * The values of an imported subgrid as a dense array of shape `(mu2, x1, x2)`, row-major.
  */
 export function importedSubgridValues(subgrid: PineapplImportedSubgrid): Float64Array {
-  const [, d1, d2] = subgrid.array.dimensions;
+  const d1 = subgrid.x1Grid.length;
+  const d2 = subgrid.x2Grid.length;
   const values = new Float64Array(subgrid.mu2Grid.length * d1 * d2);
-  forEachSparseEntry(subgrid.array, (i0, i1, i2, value) => {
+  forEachSubgridValue(subgrid, (i0, i1, i2, value) => {
     values[(i0 * d1 + i1) * d2 + i2] = value;
   });
   return values;
