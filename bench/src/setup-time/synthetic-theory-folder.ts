@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { deriveNamedSeed, SeededRandom } from '@partonfit/core';
+import type { SeededRandom } from '@partonfit/core';
 import {
   interpolationXGrid,
   predictFkTable,
@@ -9,6 +9,7 @@ import {
   type HadronicFkTable,
 } from '@partonfit/fktables';
 import { benchRuncardCard } from '../workloads/bench-runcard.js';
+import { streamOf } from '../workloads/build-workload.js';
 import {
   STAT_FLOOR_FRACTION,
   STAT_FRACTION,
@@ -47,11 +48,6 @@ export interface SyntheticTheoryFolder {
   readonly tables: number;
   /** Bytes written, all files together. */
   readonly bytes: number;
-}
-
-/** The random stream of one named part, independent of every other part. */
-function streamOf(spec: WorkloadSpec, part: string): SeededRandom {
-  return new SeededRandom(deriveNamedSeed(spec.seed, part));
 }
 
 /** Zeroes the node pairs with ix1 + ix2 < nx − 1 (x1·x2 below the observable's threshold). */

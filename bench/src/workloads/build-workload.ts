@@ -38,7 +38,7 @@ export interface BenchWorkload {
 }
 
 /** The random stream of one named part of a workload, independent of every other part. */
-function streamOf(spec: WorkloadSpec, part: string): SeededRandom {
+export function streamOf(spec: WorkloadSpec, part: string): SeededRandom {
   return new SeededRandom(deriveNamedSeed(spec.seed, part));
 }
 

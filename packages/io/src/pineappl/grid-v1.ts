@@ -1,4 +1,5 @@
 import type { BincodeReader } from './bincode-reader.js';
+import { readSubgridArray } from './subgrid-array.js';
 import {
   importSubgrid,
   layoutOf,
@@ -124,29 +125,7 @@ function readKinematics(reader: BincodeReader): Kinematic[] {
  * @throws UnsupportedInputError - naming the file, for a grid with more than two convolutions
  */
 export function readGridV1(reader: BincodeReader, file: string): PineapplGrid {
-  const formatVersion = reader.u8('subgrids.v');
-  if (formatVersion !== 1) {
-    throw reader.error('subgrids.v', `unknown ndarray format version ${formatVersion}`);
-  }
-  const subgridShape: [number, number, number] = [
-    reader.u64('subgrids.dim'),
-    reader.u64('subgrids.dim'),
-    reader.u64('subgrids.dim'),
-  ];
-  const count = reader.length('subgrids.data', 4);
-  if (count !== subgridShape[0] * subgridShape[1] * subgridShape[2]) {
-    throw reader.error(
-      'subgrids.data',
-      `${count} subgrids for a shape of [${subgridShape.join(', ')}] (order, bin, channel)`,
-    );
-  }
-  const stored: StoredSubgrid[] = [];
-  for (let index = 0; index < count; index++) {
-    const order = Math.floor(index / (subgridShape[1] * subgridShape[2]));
-    const bin = Math.floor(index / subgridShape[2]) % subgridShape[1];
-    const channel = index % subgridShape[2];
-    stored.push(readSubgrid(reader, `subgrids[${order}, ${bin}, ${channel}]`));
-  }
+  const { shape: subgridShape, subgrids: stored } = readSubgridArray(reader, readSubgrid);
   const bins = readBins(reader);
   const orders = reader.vec('orders', 5, () => ({
     alphas: reader.u8('orders'),

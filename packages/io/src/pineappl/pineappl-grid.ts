@@ -1,6 +1,7 @@
 import { InputFileError, UnsupportedInputError } from '@partonfit/core';
 import { readInputBytes } from '../compressed/read-input.js';
 import { BincodeReader } from './bincode-reader.js';
+import { readSubgridArray } from './subgrid-array.js';
 import { decodeLz4Frame, isLz4Frame } from './lz4-frame.js';
 import { readGridV1 } from './grid-v1.js';
 import { forEachPackedEntry, type PackedArray } from './packed-array.js';
@@ -285,29 +286,7 @@ export function pineapplBinNormalizations(grid: PineapplGrid): Float64Array {
 }
 
 function readGrid(reader: BincodeReader, file: string, fileVersion: number): PineapplGrid {
-  const formatVersion = reader.u8('subgrids.v');
-  if (formatVersion !== 1) {
-    throw reader.error('subgrids.v', `unknown ndarray format version ${formatVersion}`);
-  }
-  const subgridShape: [number, number, number] = [
-    reader.u64('subgrids.dim'),
-    reader.u64('subgrids.dim'),
-    reader.u64('subgrids.dim'),
-  ];
-  const count = reader.length('subgrids.data', 4);
-  if (count !== subgridShape[0] * subgridShape[1] * subgridShape[2]) {
-    throw reader.error(
-      'subgrids.data',
-      `${count} subgrids for a shape of [${subgridShape.join(', ')}] (order, bin, channel)`,
-    );
-  }
-  const subgrids: PineapplSubgrid[] = [];
-  for (let index = 0; index < count; index++) {
-    const order = Math.floor(index / (subgridShape[1] * subgridShape[2]));
-    const bin = Math.floor(index / subgridShape[2]) % subgridShape[1];
-    const channel = index % subgridShape[2];
-    subgrids.push(readSubgrid(reader, `subgrids[${order}, ${bin}, ${channel}]`));
-  }
+  const { shape: subgridShape, subgrids: subgrids } = readSubgridArray(reader, readSubgrid);
   const channels = reader.vec('channels', 8, (channel) =>
     reader.vec(`channels[${channel}]`, 16, () => ({
       pid1: reader.i32(`channels[${channel}]`),
