@@ -1,11 +1,19 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, type Runcard } from '@partonfit/core';
+import {
+  InvalidArgumentError,
+  type DisFkTensor,
+  type ObservableTensors,
+  type Runcard,
+} from '@partonfit/core';
 import type { FitInputs, LagrangeDataset } from '@partonfit/fktables';
 import {
   Chi2Loss,
+  ConstantMatrix,
   IntegrabilityLoss,
   ObservableLayer,
   PositivityLoss,
+  sameDisWindow,
+  StackedDisTables,
   type LagrangePenalty,
 } from '@partonfit/layers';
 import { lagrangeSchedule, type LagrangeSchedule } from '../lagrange/lagrange-schedule.js';
@@ -116,6 +124,136 @@ export function disposeLagrangeTerms(terms: readonly LagrangeTerm[]): void {
 }
 
 /**
+ * The DIS tables of an observable that can join a {@link StackedDisTables}: those of a
+ * single-operand `NULL` observable whose tables are all DIS and read the same x nodes
+ * (its predictions are then its tables' side by side); undefined for any other observable.
+ */
+function stackableTables(observable: ObservableTensors): DisFkTensor[] | undefined {
+  if (observable.operation !== 'NULL' || observable.operands.length !== 1) return undefined;
+  const operand = observable.operands[0];
+  if (operand.length === 0) return undefined;
+  const tables: DisFkTensor[] = [];
+  for (const table of operand) {
+    if (table.kind !== 'dis') return undefined;
+    tables.push(table);
+  }
+  const first = tables[0];
+  return tables.every((table) => sameDisWindow(table, first)) ? tables : undefined;
+}
+
+/**
+ * Splits items into runs for stacking: consecutive items whose tables stack (see
+ * {@link stackableTables}), read the same x nodes and satisfy `joins` form one run; every other
+ * item is a run of its own without tables.
+ */
+function stackRuns<T>(
+  items: readonly T[],
+  observableOf: (item: T) => ObservableTensors,
+  joins: (previous: T, next: T) => boolean = () => true,
+): { items: T[]; tables: DisFkTensor[] | undefined }[] {
+  const runs: { items: T[]; tables: DisFkTensor[] | undefined }[] = [];
+  for (const item of items) {
+    const tables = stackableTables(observableOf(item));
+    const last = runs.at(-1);
+    const previous = last?.items.at(-1);
+    if (
+      tables !== undefined &&
+      last?.tables !== undefined &&
+      previous !== undefined &&
+      sameDisWindow(last.tables[0], tables[0]) &&
+      joins(previous, item)
+    ) {
+      last.items.push(item);
+      last.tables.push(...tables);
+    } else {
+      runs.push({ items: [item], tables });
+    }
+  }
+  return runs;
+}
+
+/**
+ * Consecutive positivity or integrability sets of one kind, on one x window, with the same
+ * penalty terms: their observables in one stacked product, each column scaled by its set's λ
+ * and each set's terms summed by a constant `(Σ points, sets)` indicator product. A set that
+ * cannot be stacked is a group of its own, with its own observable and penalty layers.
+ */
+interface LagrangeGroup {
+  readonly kind: LagrangeTerm['kind'];
+  readonly terms: readonly LagrangeTerm[];
+  readonly stacked:
+    | {
+        readonly tables: StackedDisTables;
+        /** `(Σ points, sets)`: 1 where a column belongs to a set. */
+        readonly indicator: ConstantMatrix;
+      }
+    | undefined;
+}
+
+function lagrangeGroups(
+  terms: readonly LagrangeTerm[],
+  sets: ReadonlyMap<LagrangeTerm, LagrangeDataset>,
+  replicas: number,
+): LagrangeGroup[] {
+  const runs = stackRuns(
+    terms,
+    (term) => (sets.get(term) as LagrangeDataset).observable,
+    (previous, next) => previous.kind === next.kind && previous.penalty.hasSameTerms(next.penalty),
+  );
+  return runs.map((run): LagrangeGroup => {
+    const first = run.items[0];
+    if (run.tables === undefined) return { kind: first.kind, terms: run.items, stacked: undefined };
+    const tables = new StackedDisTables(run.tables);
+    const indicator = new Float32Array(tables.ndata * run.items.length);
+    let row = 0;
+    run.items.forEach((term, s) => {
+      const points = (sets.get(term) as LagrangeDataset).observable.ndata;
+      for (let n = 0; n < points; n++) indicator[(row + n) * run.items.length + s] = 1;
+      row += points;
+      // λ exists once the penalty has run (a layer tfjs can dispose): run it once on zeros.
+      if (!term.penalty.built) {
+        tf.tidy(() => {
+          term.penalty.apply(tf.zeros([replicas, points]));
+        });
+      }
+    });
+    return {
+      kind: first.kind,
+      terms: run.items,
+      stacked: {
+        tables,
+        indicator: ConstantMatrix.fromArray(indicator, tables.ndata, run.items.length),
+      },
+    };
+  });
+}
+
+/**
+ * The penalties of a group's sets, `(replicas, sets)`.
+ *
+ * @param pdf - x·f, `(replicas, x, flavour)`
+ */
+function groupPenalties(group: LagrangeGroup, pdf: tf.Tensor3D): tf.Tensor2D {
+  const { stacked, terms } = group;
+  if (stacked === undefined) {
+    return tf.stack(
+      terms.map((term) => term.penalty.apply(term.observable.apply(pdf)) as tf.Tensor1D),
+      1,
+    ) as tf.Tensor2D;
+  }
+  const multipliers = terms.map((term) => term.penalty.multiplierTensor());
+  const lambdas = multipliers.length === 1 ? multipliers[0] : tf.concat(multipliers);
+  // λ of each column: (1, sets) @ indicatorᵀ (sets, Σ points)
+  const columns = tf.matMul(
+    tf.reshape<tf.Rank.R2>(lambdas, [1, terms.length]),
+    stacked.indicator.transposed,
+  );
+  const scaled = tf.mul<tf.Tensor2D>(stacked.tables.apply(pdf), columns);
+  const penalty = terms[0].penalty;
+  return stacked.indicator.multiply(penalty.scaledTerms(scaled));
+}
+
+/**
  * Everything a training step computes from the PDF, for all replicas at once: the observables
  * of every dataset (concatenated along the data axis, `(replicas, data)`) and, read off those
  * same predictions, the training χ², the validation χ² and the experimental χ²; the positivity
@@ -124,7 +262,8 @@ export function disposeLagrangeTerms(terms: readonly LagrangeTerm[]): void {
  * training χ², as upstream: stopping then watches the training loss.
  */
 export class FitObjective {
-  private readonly datasets: readonly ObservableLayer[];
+  /** The datasets' predictions in order: runs of stacked DIS datasets, or one dataset's layer. */
+  private readonly datasets: readonly (ObservableLayer | StackedDisTables)[];
   private readonly trainingChi2: Chi2Loss;
   private readonly validationChi2: Chi2Loss;
   private readonly experimentalChi2: Chi2Loss;
@@ -136,12 +275,15 @@ export class FitObjective {
   readonly validationPoints: Int32Array;
   /** The positivity and integrability terms, positivity first ({@link lagrangeTerms}). */
   readonly lagrangeTerms: readonly LagrangeTerm[];
+  private readonly lagrangeGroups: readonly LagrangeGroup[];
   private readonly replicas: number;
 
   constructor(inputs: FitInputs, lagrange: LagrangeOptions) {
     this.replicas = inputs.replicas.length;
-    this.datasets = inputs.datasets.map(
-      (dataset) => new ObservableLayer({ observable: dataset.observable }),
+    this.datasets = stackRuns(inputs.datasets, (dataset) => dataset.observable).map((run) =>
+      run.tables === undefined
+        ? new ObservableLayer({ observable: run.items[0].observable })
+        : new StackedDisTables(run.tables),
     );
     this.trainingChi2 = new Chi2Loss({ structure: inputs.training, data: inputs.pseudodata });
     const withoutValidation = inputs.validationCounts.every((count) => count === 0);
@@ -159,13 +301,21 @@ export class FitObjective {
       Array.from(this.validationPoints, (count) => Math.max(count, 1)),
     );
     this.lagrangeTerms = lagrangeTerms(inputs, lagrange);
+    const sets = [...inputs.positivity, ...inputs.integrability];
+    this.lagrangeGroups = lagrangeGroups(
+      this.lagrangeTerms,
+      new Map(this.lagrangeTerms.map((term, t) => [term, sets[t]])),
+      this.replicas,
+    );
   }
 
   /** The predictions of every dataset, `(replicas, data)`. */
   predictions(pdf: tf.Tensor3D): tf.Tensor2D {
     return tf.tidy(() =>
       tf.concat(
-        this.datasets.map((layer) => layer.apply(pdf) as tf.Tensor2D),
+        this.datasets.map((part) =>
+          part instanceof StackedDisTables ? part.apply(pdf) : (part.apply(pdf) as tf.Tensor2D),
+        ),
         1,
       ),
     );
@@ -175,27 +325,28 @@ export class FitObjective {
   losses(pdf: tf.Tensor3D): FitLosses {
     return tf.tidy(() => {
       const predictions = this.predictions(pdf);
-      const zeros = tf.zeros<tf.Rank.R1>([this.replicas]);
-      const penalties = lagrangePenalties(this.lagrangeTerms, pdf);
-      const ofKind = (kind: LagrangeTerm['kind']) =>
-        penalties.filter((_, t) => this.lagrangeTerms[t].kind === kind);
-      const positivity = ofKind('positivity');
-      const integrability = ofKind('integrability');
-      const sum = (terms: tf.Tensor1D[]) =>
-        terms.reduce((total, term) => tf.add(total, term), zeros);
+      const penalties = (kind: LagrangeTerm['kind']): tf.Tensor2D | undefined => {
+        const groups = this.lagrangeGroups
+          .filter((group) => group.kind === kind)
+          .map((group) => groupPenalties(group, pdf));
+        if (groups.length === 0) return undefined;
+        return groups.length === 1 ? groups[0] : tf.concat(groups, 1);
+      };
+      const positivity = penalties('positivity');
+      const integrability = penalties('integrability');
+      const zeros = () => tf.zeros<tf.Rank.R1>([this.replicas]);
+      const sum = (sets: tf.Tensor2D | undefined) =>
+        sets === undefined ? zeros() : tf.sum<tf.Tensor1D>(sets, 1);
       const trainingChi2 = this.trainingChi2.apply(predictions) as tf.Tensor1D;
       const validationChi2 = this.validationChi2.apply(predictions) as tf.Tensor1D;
-      const training = tf.add<tf.Tensor1D>(
-        tf.add(trainingChi2, sum(positivity)),
-        sum(integrability),
-      );
+      const positivitySum = sum(positivity);
+      const training = tf.add<tf.Tensor1D>(tf.add(trainingChi2, positivitySum), sum(integrability));
       return {
         training,
         trainingChi2,
-        validation: tf.add<tf.Tensor1D>(validationChi2, sum(positivity)),
+        validation: tf.add<tf.Tensor1D>(validationChi2, positivitySum),
         validationChi2PerPoint: tf.div<tf.Tensor1D>(validationChi2, this.validationCounts),
-        positivity:
-          positivity.length === 0 ? zeros : tf.max<tf.Tensor1D>(tf.stack(positivity, 1), 1),
+        positivity: positivity === undefined ? zeros() : tf.max<tf.Tensor1D>(positivity, 1),
         total: tf.sum<tf.Scalar>(training),
       };
     });
@@ -291,12 +442,15 @@ export class FitObjective {
   /** Frees the objective's tensors. */
   dispose(): void {
     this.validationCounts.dispose();
-    for (const layer of [
-      ...this.datasets,
-      this.trainingChi2,
-      this.validationChi2,
-      this.experimentalChi2,
-    ]) {
+    for (const part of this.datasets) {
+      if (part instanceof StackedDisTables) part.dispose();
+      else if (part.built) part.dispose();
+    }
+    for (const group of this.lagrangeGroups) {
+      group.stacked?.tables.dispose();
+      group.stacked?.indicator.dispose();
+    }
+    for (const layer of [this.trainingChi2, this.validationChi2, this.experimentalChi2]) {
       if (layer.built) layer.dispose();
     }
     disposeLagrangeTerms(this.lagrangeTerms);
