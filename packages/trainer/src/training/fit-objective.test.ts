@@ -39,8 +39,11 @@ describeOnBackends('FitObjective', () => {
     const chi2 = new Chi2Loss({ structure: inputs.training, data: inputs.pseudodata });
     // A PDF that is negative at some points, so that the positivity penalties are not zero.
     const pdf = tf.tidy(() =>
-      tf.sub(tf.randomUniform([REPLICAS.length, inputs.xGrid.length, 14], 0, 1, 'float32', 7), 0.2),
-    ) as tf.Tensor3D;
+      tf.sub<tf.Tensor3D>(
+        tf.randomUniform([REPLICAS.length, inputs.xGrid.length, 14], 0, 1, 'float32', 7),
+        0.2,
+      ),
+    );
     const unfused = (input: tf.Tensor3D) => {
       const predictions = tf.concat(
         layers.map((layer) => layer.apply(input) as tf.Tensor2D),
@@ -65,7 +68,9 @@ describeOnBackends('FitObjective', () => {
     expect(relativeError(fused.training, reference.training)).toBeLessThan(1e-5);
     expect(relativeError(fused.positivity, reference.positivity)).toBeLessThan(1e-5);
     expect(relativeError(gradient, referenceGradient)).toBeLessThan(1e-5);
-    tf.dispose([pdf, gradient, referenceGradient, ...Object.values(fused)]);
+    tf.dispose([pdf, gradient, referenceGradient]);
+    tf.dispose([fused.training, fused.trainingChi2, fused.validation, fused.positivity]);
+    tf.dispose([fused.validationChi2PerPoint, fused.total]);
     tf.dispose(Object.values(reference));
     for (const layer of [...layers, chi2]) layer.dispose();
     disposeLagrangeTerms(terms);
