@@ -186,6 +186,8 @@ interface LagrangeGroup {
         readonly tables: StackedDisTables;
         /** `(Σ points, sets)`: 1 where a column belongs to a set. */
         readonly indicator: ConstantMatrix;
+        /** λ of each column `(1, Σ points)`, kept while no multiplier is written. */
+        readonly columns: CachedColumns;
       }
     | undefined;
 }
@@ -217,15 +219,48 @@ function lagrangeGroups(
         });
       }
     });
+    const matrix = ConstantMatrix.fromArray(indicator, tables.ndata, run.items.length);
     return {
       kind: first.kind,
       terms: run.items,
-      stacked: {
-        tables,
-        indicator: ConstantMatrix.fromArray(indicator, tables.ndata, run.items.length),
-      },
+      stacked: { tables, indicator: matrix, columns: new CachedColumns(matrix) },
     };
   });
+}
+
+/**
+ * Each column's λ, `(1, Σ points)`, from the sets' multipliers `(1)` each: recomputed only when
+ * a multiplier has been written since (every 100 epochs, or from a checkpoint), not every step.
+ */
+class CachedColumns {
+  private key: readonly object[] = [];
+  private columns: tf.Tensor2D | undefined;
+
+  /** @param indicator - `(Σ points, sets)`, 1 where a column belongs to a set */
+  constructor(private readonly indicator: ConstantMatrix) {}
+
+  of(multipliers: readonly tf.Tensor1D[]): tf.Tensor2D {
+    const key = multipliers.map((multiplier) => multiplier.dataId);
+    const same = key.length === this.key.length && key.every((id, i) => id === this.key[i]);
+    if (this.columns === undefined || !same) {
+      this.columns?.dispose();
+      this.columns = tf.keep(
+        tf.tidy(() =>
+          tf.matMul(
+            tf.reshape<tf.Rank.R2>(tf.concat([...multipliers]), [1, multipliers.length]),
+            this.indicator.transposed,
+          ),
+        ),
+      );
+      this.key = key;
+    }
+    return this.columns;
+  }
+
+  dispose(): void {
+    this.columns?.dispose();
+    this.columns = undefined;
+  }
 }
 
 /**
@@ -241,13 +276,7 @@ function groupPenalties(group: LagrangeGroup, pdf: tf.Tensor3D): tf.Tensor2D {
       1,
     ) as tf.Tensor2D;
   }
-  const multipliers = terms.map((term) => term.penalty.multiplierTensor());
-  const lambdas = multipliers.length === 1 ? multipliers[0] : tf.concat(multipliers);
-  // λ of each column: (1, sets) @ indicatorᵀ (sets, Σ points)
-  const columns = tf.matMul(
-    tf.reshape<tf.Rank.R2>(lambdas, [1, terms.length]),
-    stacked.indicator.transposed,
-  );
+  const columns = stacked.columns.of(terms.map((term) => term.penalty.multiplierTensor()));
   const scaled = tf.mul<tf.Tensor2D>(stacked.tables.apply(pdf), columns);
   const penalty = terms[0].penalty;
   return stacked.indicator.multiply(penalty.scaledTerms(scaled));
@@ -449,6 +478,7 @@ export class FitObjective {
     for (const group of this.lagrangeGroups) {
       group.stacked?.tables.dispose();
       group.stacked?.indicator.dispose();
+      group.stacked?.columns.dispose();
     }
     for (const layer of [this.trainingChi2, this.validationChi2, this.experimentalChi2]) {
       if (layer.built) layer.dispose();
