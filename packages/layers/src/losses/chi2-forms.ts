@@ -168,3 +168,67 @@ export function eigenbasisChi2(
   });
   return form(residuals) as tf.Tensor1D;
 }
+
+/** One block of {@link sharedRotationChi2s}: its data, its rotation and where its modes sit. */
+export interface SharedRotationBlockTensors {
+  readonly offset: number;
+  readonly size: number;
+  /** First mode of the block along the concatenated modes axis. */
+  readonly modeOffset: number;
+  readonly modes: number;
+  /** `(size, modes)`. */
+  readonly rotation: tf.Tensor2D;
+  /** `(modes, size)`. */
+  readonly rotationTransposed: tf.Tensor2D;
+}
+
+/**
+ * Several eigenbasis χ² of the same residuals that share their blocks and rotations and differ
+ * only in their mode weights (a fit's training and validation χ²), in one pass: each block's
+ * residuals rotated once, the squared modes weighted by every χ²'s weights at once and summed.
+ * χ²[k, r] = Σ_m weights[k, r, m] · (Σ_i residuals[r, i] · rotation[i, m])², the same sums as
+ * {@link eigenbasisChi2} of each weight set, up to float32 rounding; its gradient is
+ * 2 Σ_k dy[k, r] · weights[k, r, m] · modes[r, m] rotated back, block by block.
+ *
+ * @param residuals - `(replicas, data)`
+ * @param weights - `(χ², replicas or 1, Σ modes)`, the blocks' weights side by side
+ * @returns `(χ², replicas)`
+ */
+export function sharedRotationChi2s(
+  residuals: tf.Tensor2D,
+  blocks: readonly SharedRotationBlockTensors[],
+  weights: tf.Tensor3D,
+  ndata: number,
+): tf.Tensor2D {
+  const segments = dataSegments(blocks, ndata);
+  const form = withCustomGrad(([input], save) => {
+    const replicas = input.shape[0];
+    const rotated = blockResiduals(input, blocks, ndata).map((part, b) =>
+      tf.matMul(part, blocks[b].rotation),
+    );
+    const modes = rotated.length === 1 ? rotated[0] : tf.concat(rotated, 1);
+    save([modes]);
+    return {
+      value: stagedSum(tf.mul(tf.square(modes), weights)),
+      gradFunc: (dy, saved) => {
+        const [savedModes] = saved as [tf.Tensor2D];
+        const count = weights.shape[0];
+        const perMode = tf.sum(tf.mul(tf.reshape(dy, [count, replicas, 1]), weights), 0);
+        const scaled = tf.mul<tf.Tensor2D>(tf.mul(perMode, savedModes), 2);
+        return assemble(
+          segments,
+          blocks.map((block) =>
+            tf.matMul(
+              blocks.length === 1
+                ? scaled
+                : tf.slice(scaled, [0, block.modeOffset], [-1, block.modes]),
+              block.rotationTransposed,
+            ),
+          ),
+          replicas,
+        );
+      },
+    };
+  });
+  return form(residuals) as tf.Tensor2D;
+}

@@ -13,6 +13,8 @@ import {
   ObservableLayer,
   PositivityLoss,
   sameDisWindow,
+  shareRotations,
+  SharedRotationChi2s,
   StackedDisTables,
   type LagrangePenalty,
 } from '@partonfit/layers';
@@ -295,6 +297,8 @@ export class FitObjective {
   private readonly datasets: readonly (ObservableLayer | StackedDisTables)[];
   private readonly trainingChi2: Chi2Loss;
   private readonly validationChi2: Chi2Loss;
+  /** Training and validation χ² in one pass, when their structures share their rotations. */
+  private readonly stepChi2s: SharedRotationChi2s | undefined;
   private readonly experimentalChi2: Chi2Loss;
   private readonly validationCounts: tf.Tensor1D;
   /**
@@ -320,6 +324,16 @@ export class FitObjective {
       structure: withoutValidation ? inputs.training : inputs.validation,
       data: inputs.pseudodata,
     });
+    const stepStructures = [
+      inputs.training,
+      withoutValidation ? inputs.training : inputs.validation,
+    ];
+    this.stepChi2s = shareRotations(stepStructures)
+      ? new SharedRotationChi2s(
+          stepStructures.filter((structure) => structure.kind === 'eigenbasis'),
+          inputs.pseudodata,
+        )
+      : undefined;
     this.experimentalChi2 = new Chi2Loss({
       structure: inputs.experimental,
       data: Float32Array.from(inputs.centralData),
@@ -366,8 +380,10 @@ export class FitObjective {
       const zeros = () => tf.zeros<tf.Rank.R1>([this.replicas]);
       const sum = (sets: tf.Tensor2D | undefined) =>
         sets === undefined ? zeros() : tf.sum<tf.Tensor1D>(sets, 1);
-      const trainingChi2 = this.trainingChi2.apply(predictions) as tf.Tensor1D;
-      const validationChi2 = this.validationChi2.apply(predictions) as tf.Tensor1D;
+      const [trainingChi2, validationChi2] = this.stepChi2s?.apply(predictions) ?? [
+        this.trainingChi2.apply(predictions) as tf.Tensor1D,
+        this.validationChi2.apply(predictions) as tf.Tensor1D,
+      ];
       const positivitySum = sum(positivity);
       const training = tf.add<tf.Tensor1D>(tf.add(trainingChi2, positivitySum), sum(integrability));
       return {
@@ -471,6 +487,7 @@ export class FitObjective {
   /** Frees the objective's tensors. */
   dispose(): void {
     this.validationCounts.dispose();
+    this.stepChi2s?.dispose();
     for (const part of this.datasets) {
       if (part instanceof StackedDisTables) part.dispose();
       else if (part.built) part.dispose();
