@@ -364,19 +364,31 @@ export class FitObjective {
     );
   }
 
+  /**
+   * The penalty of every positivity or integrability set, with its multiplier λ: consecutive
+   * sets that stack computed together (see {@link StackedDisTables}), the others each by its
+   * own observable and penalty layers.
+   *
+   * @param pdf - x·f, `(replicas, x, flavour)`
+   * @returns `(replicas, sets)` for the sets of `kind` in the order of
+   *   {@link FitObjective.lagrangeTerms}, or undefined when there are none
+   */
+  penalties(kind: LagrangeTerm['kind'], pdf: tf.Tensor3D): tf.Tensor2D | undefined {
+    return tf.tidy(() => {
+      const groups = this.lagrangeGroups
+        .filter((group) => group.kind === kind)
+        .map((group) => groupPenalties(group, pdf));
+      if (groups.length === 0) return undefined;
+      return groups.length === 1 ? groups[0] : tf.concat(groups, 1);
+    });
+  }
+
   /** The losses of one forward pass (see {@link FitLosses}). */
   losses(pdf: tf.Tensor3D): FitLosses {
     return tf.tidy(() => {
       const predictions = this.predictions(pdf);
-      const penalties = (kind: LagrangeTerm['kind']): tf.Tensor2D | undefined => {
-        const groups = this.lagrangeGroups
-          .filter((group) => group.kind === kind)
-          .map((group) => groupPenalties(group, pdf));
-        if (groups.length === 0) return undefined;
-        return groups.length === 1 ? groups[0] : tf.concat(groups, 1);
-      };
-      const positivity = penalties('positivity');
-      const integrability = penalties('integrability');
+      const positivity = this.penalties('positivity', pdf);
+      const integrability = this.penalties('integrability', pdf);
       const zeros = () => tf.zeros<tf.Rank.R1>([this.replicas]);
       const sum = (sets: tf.Tensor2D | undefined) =>
         sets === undefined ? zeros() : tf.sum<tf.Tensor1D>(sets, 1);
