@@ -134,6 +134,11 @@ export async function timeModelComponents(
   }
 }
 
+/** Whether the step stacks datasets and χ² here (`FitObjective`'s default: not on `cpu`). */
+function stacksOnBackend(): boolean {
+  return tf.getBackend() !== 'cpu';
+}
+
 /** Times the observables of the datasets of one kind, or returns nothing when there are none. */
 async function timeObservables(
   kind: 'dis' | 'hadronic',
@@ -154,6 +159,7 @@ async function timeObservables(
   const disTables = tables.filter((table) => table.kind === 'dis');
   const stacked =
     kind === 'dis' &&
+    stacksOnBackend() &&
     disTables.length === tables.length &&
     tables.length === datasets.reduce((sum, d) => sum + d.observable.operands[0].length, 0) &&
     first?.kind === 'dis' &&
@@ -216,12 +222,13 @@ export async function timeLayerComponents(context: ComponentContext): Promise<Co
   const objective = new FitObjective(inputs, lagrangeOptions(runcard));
   const terms = objective.lagrangeTerms;
   const structures = [inputs.training, inputs.validation];
-  const sharedChi2s = shareRotations(structures)
-    ? new SharedRotationChi2s(
-        structures.filter((structure) => structure.kind === 'eigenbasis'),
-        inputs.pseudodata,
-      )
-    : undefined;
+  const sharedChi2s =
+    stacksOnBackend() && shareRotations(structures)
+      ? new SharedRotationChi2s(
+          structures.filter((structure) => structure.kind === 'eigenbasis'),
+          inputs.pseudodata,
+        )
+      : undefined;
   const chi2s =
     sharedChi2s === undefined
       ? structures.map((structure) => new Chi2Loss({ structure, data: inputs.pseudodata }))

@@ -186,9 +186,9 @@ export interface SharedRotationBlockTensors {
  * Several eigenbasis χ² of the same residuals that share their blocks and rotations and differ
  * only in their mode weights (a fit's training and validation χ²), in one pass: each block's
  * residuals rotated once, the squared modes weighted by every χ²'s weights at once and summed.
- * χ²[k, r] = Σ_m weights[k, r, m] · (Σ_i residuals[r, i] · rotation[i, m])², the same sums as
- * {@link eigenbasisChi2} of each weight set, up to float32 rounding; its gradient is
- * 2 Σ_k dy[k, r] · weights[k, r, m] · modes[r, m] rotated back, block by block.
+ * χ²[k, r] = Σ_m weights[k, r, m] · (Σ_i residuals[r, i] · rotation[i, m])², the same sums
+ * in the same order as {@link eigenbasisChi2} of each weight set; its gradient is
+ * Σ_k 2 dy[k, r] · weights[k, r, m] · modes[r, m] rotated back, block by block.
  *
  * @param residuals - `(replicas, data)`
  * @param weights - `(χ², replicas or 1, Σ modes)`, the blocks' weights side by side
@@ -207,14 +207,16 @@ export function sharedRotationChi2s(
       tf.matMul(part, blocks[b].rotation),
     );
     const modes = rotated.length === 1 ? rotated[0] : tf.concat(rotated, 1);
-    save([modes]);
+    // (modes · weights) · modes and, backward, (modes · weights) · 2 dy: the roundings of
+    // eigenbasisChi2, so each χ² and its gradient come out as that form's, bit for bit
+    const weighted = tf.mul(modes, weights);
+    save([weighted]);
     return {
-      value: stagedSum(tf.mul(tf.square(modes), weights)),
+      value: stagedSum(tf.mul(weighted, modes)),
       gradFunc: (dy, saved) => {
-        const [savedModes] = saved as [tf.Tensor2D];
-        const count = weights.shape[0];
-        const perMode = tf.sum(tf.mul(tf.reshape(dy, [count, replicas, 1]), weights), 0);
-        const scaled = tf.mul<tf.Tensor2D>(tf.mul(perMode, savedModes), 2);
+        const [savedWeighted] = saved as [tf.Tensor3D];
+        const twice = tf.reshape(tf.mul(dy, 2), [weights.shape[0], replicas, 1]);
+        const scaled = tf.sum<tf.Tensor2D>(tf.mul(savedWeighted, twice), 0);
         return assemble(
           segments,
           blocks.map((block) =>

@@ -30,7 +30,7 @@ describeOnBackends('FitObjective', () => {
     const runcard = await smallClosureRuncard({ epochs: 10 });
     const inputs = await closureInputs(runcard, REPLICAS);
     const options = lagrangeOptions(runcard);
-    const objective = new FitObjective(inputs, options);
+    const objective = new FitObjective(inputs, options, { stacked: true });
     // the unfused composition: one layer per dataset and per positivity set
     const layers = inputs.datasets.map(
       (dataset) => new ObservableLayer({ observable: dataset.observable }),

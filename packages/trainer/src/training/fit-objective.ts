@@ -5,7 +5,7 @@ import {
   type ObservableTensors,
   type Runcard,
 } from '@partonfit/core';
-import type { FitInputs, LagrangeDataset } from '@partonfit/fktables';
+import type { FitDataset, FitInputs, LagrangeDataset } from '@partonfit/fktables';
 import {
   Chi2Loss,
   ConstantMatrix,
@@ -195,13 +195,14 @@ interface LagrangeGroup {
 }
 
 function lagrangeGroups(
+  stacked: boolean,
   terms: readonly LagrangeTerm[],
   sets: ReadonlyMap<LagrangeTerm, LagrangeDataset>,
   replicas: number,
 ): LagrangeGroup[] {
   const runs = stackRuns(
     terms,
-    (term) => (sets.get(term) as LagrangeDataset).observable,
+    (term) => (stacked ? (sets.get(term) as LagrangeDataset).observable : UNSTACKABLE_OBSERVABLE),
     (previous, next) => previous.kind === next.kind && previous.penalty.hasSameTerms(next.penalty),
   );
   return runs.map((run): LagrangeGroup => {
@@ -284,6 +285,27 @@ function groupPenalties(group: LagrangeGroup, pdf: tf.Tensor3D): tf.Tensor2D {
   return stacked.indicator.multiply(penalty.scaledTerms(scaled));
 }
 
+/** An observable that {@link stackableTables} never stacks: how stacking is switched off. */
+const UNSTACKABLE_OBSERVABLE: ObservableTensors = {
+  name: 'unstacked',
+  ndata: 0,
+  operation: 'ADD',
+  operands: [],
+};
+
+/** Options of {@link FitObjective}. */
+export interface FitObjectiveOptions {
+  /**
+   * Whether consecutive DIS datasets, positivity and integrability sets on one x window are
+   * stacked into one product each and the training and validation χ² read in one pass (fewer,
+   * larger kernels: a step at few replicas is dominated by their dispatch). Default: on every
+   * backend but the plain JavaScript `cpu`, whose small kernels cost little to dispatch next to
+   * their arithmetic and whose fits so stay the same to the bit as with one layer per dataset.
+   * Either way the losses are the same to float32 rounding.
+   */
+  readonly stacked?: boolean;
+}
+
 /**
  * Everything a training step computes from the PDF, for all replicas at once: the observables
  * of every dataset (concatenated along the data axis, `(replicas, data)`) and, read off those
@@ -311,9 +333,18 @@ export class FitObjective {
   private readonly lagrangeGroups: readonly LagrangeGroup[];
   private readonly replicas: number;
 
-  constructor(inputs: FitInputs, lagrange: LagrangeOptions) {
+  /**
+   * @param inputs - the fit inputs
+   * @param lagrange - the multipliers' settings ({@link lagrangeOptions})
+   * @param options - whether to stack datasets, sets and χ² ({@link FitObjectiveOptions})
+   */
+  constructor(inputs: FitInputs, lagrange: LagrangeOptions, options: FitObjectiveOptions = {}) {
     this.replicas = inputs.replicas.length;
-    this.datasets = stackRuns(inputs.datasets, (dataset) => dataset.observable).map((run) =>
+    const stacked = options.stacked ?? tf.getBackend() !== 'cpu';
+    const joins = () => stacked;
+    const observableOf = (dataset: FitDataset) =>
+      stacked ? dataset.observable : UNSTACKABLE_OBSERVABLE;
+    this.datasets = stackRuns(inputs.datasets, observableOf, joins).map((run) =>
       run.tables === undefined
         ? new ObservableLayer({ observable: run.items[0].observable })
         : new StackedDisTables(run.tables),
@@ -328,12 +359,13 @@ export class FitObjective {
       inputs.training,
       withoutValidation ? inputs.training : inputs.validation,
     ];
-    this.stepChi2s = shareRotations(stepStructures)
-      ? new SharedRotationChi2s(
-          stepStructures.filter((structure) => structure.kind === 'eigenbasis'),
-          inputs.pseudodata,
-        )
-      : undefined;
+    this.stepChi2s =
+      stacked && shareRotations(stepStructures)
+        ? new SharedRotationChi2s(
+            stepStructures.filter((structure) => structure.kind === 'eigenbasis'),
+            inputs.pseudodata,
+          )
+        : undefined;
     this.experimentalChi2 = new Chi2Loss({
       structure: inputs.experimental,
       data: Float32Array.from(inputs.centralData),
@@ -346,6 +378,7 @@ export class FitObjective {
     this.lagrangeTerms = lagrangeTerms(inputs, lagrange);
     const sets = [...inputs.positivity, ...inputs.integrability];
     this.lagrangeGroups = lagrangeGroups(
+      stacked,
       this.lagrangeTerms,
       new Map(this.lagrangeTerms.map((term, t) => [term, sets[t]])),
       this.replicas,
