@@ -5,17 +5,15 @@ import {
   Chi2Loss,
   logXFeatures,
   ObservableLayer,
+  sameDisWindow,
+  shareRotations,
+  SharedRotationChi2s,
+  StackedDisTables,
   SumRuleNormalisation,
   xColumn,
   type IntegrationGrid,
 } from '@partonfit/layers';
-import {
-  disposeLagrangeTerms,
-  lagrangeOptions,
-  lagrangePenalties,
-  lagrangeTerms,
-  type TrainingParts,
-} from '@partonfit/trainer';
+import { FitObjective, lagrangeOptions, type TrainingParts } from '@partonfit/trainer';
 import { timeRepeated } from '../measure/time-repeated.js';
 import type { SampleSummary } from '../stats/summary.js';
 import { networkFlops, observableFlops } from './component-flops.js';
@@ -136,6 +134,11 @@ export async function timeModelComponents(
   }
 }
 
+/** Whether the step stacks datasets and χ² here (`FitObjective`'s default: not on `cpu`). */
+function stacksOnBackend(): boolean {
+  return tf.getBackend() !== 'cpu';
+}
+
 /** Times the observables of the datasets of one kind, or returns nothing when there are none. */
 async function timeObservables(
   kind: 'dis' | 'hadronic',
@@ -146,7 +149,27 @@ async function timeObservables(
     (dataset) => dataset.observable.operands[0][0].kind === kind,
   );
   if (datasets.length === 0) return [];
-  const layers = datasets.map((dataset) => new ObservableLayer({ observable: dataset.observable }));
+  // as the step computes them: DIS datasets on one x window stacked into one product
+  const tables = datasets.flatMap((dataset) =>
+    dataset.observable.operation === 'NULL' && dataset.observable.operands.length === 1
+      ? dataset.observable.operands[0]
+      : [],
+  );
+  const first = tables.at(0);
+  const disTables = tables.filter((table) => table.kind === 'dis');
+  const stacked =
+    kind === 'dis' &&
+    stacksOnBackend() &&
+    disTables.length === tables.length &&
+    tables.length === datasets.reduce((sum, d) => sum + d.observable.operands[0].length, 0) &&
+    first?.kind === 'dis' &&
+    disTables.every((table) => sameDisWindow(table, first))
+      ? new StackedDisTables(disTables)
+      : undefined;
+  const layers =
+    stacked === undefined
+      ? datasets.map((dataset) => new ObservableLayer({ observable: dataset.observable }))
+      : [];
   const ndata = datasets.reduce((sum, dataset) => sum + dataset.ndata, 0);
   const upstream = seededUniform([pdf.shape[0], ndata], -1, 1, 7);
   try {
@@ -157,6 +180,7 @@ async function timeObservables(
         () => {
           forwardBackward(
             () =>
+              stacked?.apply(pdf as tf.Tensor3D) ??
               tf.concat(
                 layers.map((layer) => layer.apply(pdf) as tf.Tensor2D),
                 1,
@@ -170,6 +194,7 @@ async function timeObservables(
     ];
   } finally {
     upstream.dispose();
+    stacked?.dispose();
     for (const layer of layers) layer.dispose();
   }
 }
@@ -193,10 +218,21 @@ export async function timeLayerComponents(context: ComponentContext): Promise<Co
     grid: integration,
     integrationOffset: nx,
   });
-  const terms = lagrangeTerms(inputs, lagrangeOptions(runcard));
-  const chi2s = [inputs.training, inputs.validation].map(
-    (structure) => new Chi2Loss({ structure, data: inputs.pseudodata }),
-  );
+  // the positivity and integrability sets as the step's objective computes them
+  const objective = new FitObjective(inputs, lagrangeOptions(runcard));
+  const terms = objective.lagrangeTerms;
+  const structures = [inputs.training, inputs.validation];
+  const sharedChi2s =
+    stacksOnBackend() && shareRotations(structures)
+      ? new SharedRotationChi2s(
+          structures.filter((structure) => structure.kind === 'eigenbasis'),
+          inputs.pseudodata,
+        )
+      : undefined;
+  const chi2s =
+    sharedChi2s === undefined
+      ? structures.map((structure) => new Chi2Loss({ structure, data: inputs.pseudodata }))
+      : [];
   const predictions = inputVariable(
     tf.tidy(() =>
       tf.mul(
@@ -224,7 +260,12 @@ export async function timeLayerComponents(context: ComponentContext): Promise<Co
       timings.push(
         await timed('lagrange', context, () => {
           forwardBackward(
-            () => tf.stack(lagrangePenalties(terms, pdf as tf.Tensor3D), 1),
+            () => {
+              const sets = (['positivity', 'integrability'] as const).flatMap(
+                (kind) => objective.penalties(kind, pdf as tf.Tensor3D) ?? [],
+              );
+              return sets.length === 1 ? sets[0] : tf.concat(sets, 1);
+            },
             upstream.lagrange,
             [pdf],
           );
@@ -236,7 +277,8 @@ export async function timeLayerComponents(context: ComponentContext): Promise<Co
         forwardBackward(
           () =>
             tf.stack(
-              chi2s.map((chi2) => chi2.apply(predictions) as tf.Tensor1D),
+              sharedChi2s?.apply(predictions as tf.Tensor2D) ??
+                chi2s.map((chi2) => chi2.apply(predictions) as tf.Tensor1D),
               1,
             ),
           upstream.losses,
@@ -248,7 +290,8 @@ export async function timeLayerComponents(context: ComponentContext): Promise<Co
   } finally {
     tf.dispose([pdf, unnormalised, predictions, ...Object.values(upstream)]);
     sumRules.dispose();
-    disposeLagrangeTerms(terms);
+    objective.dispose();
+    sharedChi2s?.dispose();
     for (const chi2 of chi2s) chi2.dispose();
   }
 }

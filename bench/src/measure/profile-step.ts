@@ -17,6 +17,8 @@ export interface StepProfile {
   readonly wallMs: number;
   /** Sum of the registered kernels' times, ms. */
   readonly kernelMs: number;
+  /** Number of registered kernels the step ran (its dispatches), all names together. */
+  readonly kernelCalls: number;
   /** The kernels by summed time, largest first. */
   readonly kernels: readonly KernelTime[];
 }
@@ -50,6 +52,7 @@ export async function profileStep(step: BenchStep, epoch: number, top = 12): Pro
   return {
     wallMs,
     kernelMs: kernels.reduce((sum, kernel) => sum + kernel.ms, 0),
+    kernelCalls: kernels.reduce((sum, kernel) => sum + kernel.calls, 0),
     kernels: kernels.slice(0, top),
   };
 }

@@ -274,7 +274,9 @@ function kernelLines(results: readonly BenchResult[]): string {
           .slice(0, 5)
           .map((kernel) => `${kernel.kernel} ${formatNumber(kernel.ms)} ms ×${kernel.calls}`)
           .join(', ');
-        return `- ${result.backend.name}, ${c.workload}, R = ${c.replicas}: ${kernels}`;
+        const calls = c.profile?.kernelCalls;
+        const count = calls === undefined ? '' : ` (${formatNumber(calls)} kernels per step)`;
+        return `- ${result.backend.name}, ${c.workload}, R = ${c.replicas}${count}: ${kernels}`;
       }),
   );
   return lines.length === 0 ? '_None measured._' : lines.join('\n');

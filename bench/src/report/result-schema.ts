@@ -162,6 +162,8 @@ export const sgemmSchema = z.strictObject({
 const profileSchema = z.strictObject({
   wallMs: z.number().nonnegative(),
   kernelMs: z.number().nonnegative(),
+  /** Registered kernels the step ran, all of them (absent from results before 2026-11-24). */
+  kernelCalls: positiveCount.optional(),
   kernels: z.array(
     z.strictObject({ kernel: z.string(), ms: z.number().nonnegative(), calls: positiveCount }),
   ),

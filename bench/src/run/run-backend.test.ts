@@ -67,6 +67,9 @@ describe('runBackend on the tiny workload', () => {
     expect(two.components.map((component) => component.name)).toEqual(COMPONENT_NAMES);
     expect(two.crossCheck?.epochs).toBe(4);
     expect(two.profile?.kernels.length).toBeGreaterThan(0);
+    // every dispatch counted, at least those of the listed (heaviest) kernels
+    const listed = (two.profile?.kernels ?? []).reduce((sum, kernel) => sum + kernel.calls, 0);
+    expect(two.profile?.kernelCalls).toBeGreaterThanOrEqual(listed);
   });
 
   it('should measure the five naive variants at the ratio replica count only', () => {
@@ -117,6 +120,11 @@ describe('runBackend on the tiny workload', () => {
     expect(markdown).toContain('| cpu | tiny | 2 | readBackEveryStep | ');
     expect(markdown.match(/^\| cpu \| tiny \| 2 \|/gm)).toHaveLength(
       1 + 1 + RATIO_NAMES.length + 1,
+    );
+    const two = result.configurations[1];
+    if (two.status !== 'measured') throw new Error('skipped');
+    expect(markdown).toContain(
+      `- cpu, tiny, R = 2 (${formatNumber(two.profile?.kernelCalls ?? 0)} kernels per step): `,
     );
   });
 

@@ -168,3 +168,69 @@ export function eigenbasisChi2(
   });
   return form(residuals) as tf.Tensor1D;
 }
+
+/** One block of {@link sharedRotationChi2s}: its data, its rotation and where its modes sit. */
+export interface SharedRotationBlockTensors {
+  readonly offset: number;
+  readonly size: number;
+  /** First mode of the block along the concatenated modes axis. */
+  readonly modeOffset: number;
+  readonly modes: number;
+  /** `(size, modes)`. */
+  readonly rotation: tf.Tensor2D;
+  /** `(modes, size)`. */
+  readonly rotationTransposed: tf.Tensor2D;
+}
+
+/**
+ * Several eigenbasis χ² of the same residuals that share their blocks and rotations and differ
+ * only in their mode weights (a fit's training and validation χ²), in one pass: each block's
+ * residuals rotated once, the squared modes weighted by every χ²'s weights at once and summed.
+ * χ²[k, r] = Σ_m weights[k, r, m] · (Σ_i residuals[r, i] · rotation[i, m])², the same sums
+ * in the same order as {@link eigenbasisChi2} of each weight set; its gradient is
+ * Σ_k 2 dy[k, r] · weights[k, r, m] · modes[r, m] rotated back, block by block.
+ *
+ * @param residuals - `(replicas, data)`
+ * @param weights - `(χ², replicas or 1, Σ modes)`, the blocks' weights side by side
+ * @returns `(χ², replicas)`
+ */
+export function sharedRotationChi2s(
+  residuals: tf.Tensor2D,
+  blocks: readonly SharedRotationBlockTensors[],
+  weights: tf.Tensor3D,
+  ndata: number,
+): tf.Tensor2D {
+  const segments = dataSegments(blocks, ndata);
+  const form = withCustomGrad(([input], save) => {
+    const replicas = input.shape[0];
+    const rotated = blockResiduals(input, blocks, ndata).map((part, b) =>
+      tf.matMul(part, blocks[b].rotation),
+    );
+    const modes = rotated.length === 1 ? rotated[0] : tf.concat(rotated, 1);
+    // (modes · weights) · modes and, backward, (modes · weights) · 2 dy: the roundings of
+    // eigenbasisChi2, so each χ² and its gradient come out as that form's, bit for bit
+    const weighted = tf.mul(modes, weights);
+    save([weighted]);
+    return {
+      value: stagedSum(tf.mul(weighted, modes)),
+      gradFunc: (dy, saved) => {
+        const [savedWeighted] = saved as [tf.Tensor3D];
+        const twice = tf.reshape(tf.mul(dy, 2), [weights.shape[0], replicas, 1]);
+        const scaled = tf.sum<tf.Tensor2D>(tf.mul(savedWeighted, twice), 0);
+        return assemble(
+          segments,
+          blocks.map((block) =>
+            tf.matMul(
+              blocks.length === 1
+                ? scaled
+                : tf.slice(scaled, [0, block.modeOffset], [-1, block.modes]),
+              block.rotationTransposed,
+            ),
+          ),
+          replicas,
+        );
+      },
+    };
+  });
+  return form(residuals) as tf.Tensor2D;
+}

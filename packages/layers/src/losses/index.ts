@@ -30,9 +30,11 @@ export {
   dataSegments,
   eigenbasisChi2,
   PER_REPLICA_PRODUCTS,
+  sharedRotationChi2s,
   type CovarianceBlockTensors,
   type EigenbasisBlockTensors,
   type PerReplicaProduct,
+  type SharedRotationBlockTensors,
 } from './chi2-forms.js';
 export {
   chi2Layout,
@@ -48,6 +50,7 @@ export {
   type EigenbasisChi2Layout,
 } from './chi2-layout.js';
 export { Chi2Loss, chi2Loss, DEFAULT_PER_REPLICA_PRODUCT, type Chi2LossArgs } from './chi2-loss.js';
+export { shareRotations, SharedRotationChi2s } from './shared-rotation-chi2s.js';
 export {
   integrabilityLoss,
   IntegrabilityLoss,

@@ -87,6 +87,33 @@ export abstract class LagrangePenalty extends tfl.layers.Layer {
     return this.multiplier().dataSync()[0];
   }
 
+  /**
+   * λ as a tensor on the device, `(1)`, e.g. to scale the columns of many sets at once (see
+   * {@link LagrangePenalty.scaledTerms}).
+   *
+   * @throws InvalidArgumentError before the layer is built
+   */
+  multiplierTensor(): tf.Tensor1D {
+    return this.multiplier() as tf.Tensor1D;
+  }
+
+  /**
+   * The terms whose sum over data is the penalty, of predictions already multiplied by λ,
+   * element by element: what {@link LagrangePenalty.call} sums, for callers that scale the
+   * columns of several sets each by its own λ and sum each set's columns themselves.
+   *
+   * @param scaled - λ · predictions, `(replicas, data)`
+   * @returns `(replicas, data)`
+   */
+  scaledTerms(scaled: tf.Tensor2D): tf.Tensor2D {
+    return this.terms(scaled) as tf.Tensor2D;
+  }
+
+  /** Whether `other` computes the same terms of scaled predictions (its λ may differ). */
+  hasSameTerms(other: LagrangePenalty): boolean {
+    return other.getClassName() === this.getClassName();
+  }
+
   override getConfig(): tf.serialization.ConfigDict {
     return { ...super.getConfig(), multiplier: this.initialMultiplier };
   }
@@ -123,6 +150,10 @@ export class PositivityLoss extends LagrangePenalty {
   protected terms(scaled: tf.Tensor): tf.Tensor {
     const z = tf.neg(scaled);
     return tf.add(tf.relu(z), tf.mul(tf.sub(tf.exp(tf.minimum(z, 0)), 1), this.alpha));
+  }
+
+  override hasSameTerms(other: LagrangePenalty): boolean {
+    return other instanceof PositivityLoss && other.alpha === this.alpha;
   }
 
   override getConfig(): tf.serialization.ConfigDict {

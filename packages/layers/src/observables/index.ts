@@ -57,6 +57,7 @@ export {
 } from './fk-convolution.js';
 export { flavourLuminosityContraction, luminosityContraction } from './luminosity-contraction.js';
 export { layoutFromConfig, layoutToConfig } from './observable-config.js';
+export { sameDisWindow, StackedDisTables } from './stacked-dis-tables.js';
 export {
   DEFAULT_DIS_FORMULATION,
   DEFAULT_HADRONIC_FORMULATION,

@@ -194,6 +194,41 @@ describeOnBackends('Preprocessing', () => {
     ]);
   });
 
+  it('should reuse the prefactor of fixed exponents until x or an exponent is written', async () => {
+    const fixed = NNPDF40_BASIS.map((flavour) => ({ ...flavour, trainable: false }));
+    const layer = preprocessing({ flavours: fixed, seeds: [5, 6] });
+    const x = tf.tensor2d(xGrid(), [POINTS, 1]);
+    const first = layer.apply(x) as tf.Tensor;
+    // x^(1−α)(1−x)^β in float64 with the exponents the layer holds now
+    const expected = () => {
+      const alpha = exponentsOf(layer, 'alpha');
+      const beta = exponentsOf(layer, 'beta');
+      const xs = x.dataSync();
+      const out = new Float64Array(2 * POINTS * 8);
+      for (let r = 0; r < 2; r++) {
+        for (let p = 0; p < POINTS; p++) {
+          for (let f = 0; f < 8; f++) {
+            out[(r * POINTS + p) * 8 + f] = xs[p] ** (1 - alpha[f][r]) * (1 - xs[p]) ** beta[f][r];
+          }
+        }
+      }
+      return out;
+    };
+    const alphaG = layer.weights.find((w) => w.originalName.endsWith('alpha_g'))!;
+    // a second call is one clone of the kept prefactor, and disposing it keeps the cache
+    const profile = await tf.profile(() => {
+      tf.dispose(layer.apply(x) as tf.Tensor);
+    });
+    expect(profile.kernels.map((kernel) => kernel.name)).toEqual(['Identity']);
+    expectClose(values(layer.apply(x) as tf.Tensor), expected(), 2e-6);
+    alphaG.write(tf.tensor2d([[1.05], [1.05]]));
+    const rewritten = layer.apply(x) as tf.Tensor;
+    expectClose(values(rewritten), expected(), 2e-6);
+    expect(values(rewritten)).not.toEqual(values(first));
+    tf.dispose([x, first, rewritten]);
+    layer.dispose();
+  });
+
   it('should keep the number of tensors constant over 100 forward and backward passes', () => {
     const layer = preprocessing({ flavours: MIXED_BASIS, seeds: [1, 2, 3] });
     const x = tf.tensor2d(xGrid(), [POINTS, 1]);

@@ -69,6 +69,8 @@ export class Preprocessing extends tfl.layers.Layer {
   readonly largeX: boolean;
   private alphas: ExponentWeight[] = [];
   private betas: ExponentWeight[] = [];
+  /** The last prefactor with no trainable exponent, and the data of the x and exponents it is of. */
+  private cached: { readonly key: readonly object[]; readonly prefactor: tf.Tensor3D } | undefined;
 
   constructor(args: PreprocessingArgs) {
     super(args);
@@ -144,6 +146,28 @@ export class Preprocessing extends tfl.layers.Layer {
     return tf.tidy(() => {
       const x = singleInput(inputs, this.name) as tf.Tensor2D;
       checkInputShape(x.shape, this.name);
+      const weights = [...this.alphas, ...this.betas];
+      const constant = !(this.trainable && weights.some((weight) => weight.variable.trainable));
+      if (!constant) return this.prefactor(x);
+      // No exponent is trained: the prefactor changes only with x or a written exponent.
+      const key = [x.dataId, ...weights.map((weight) => weight.variable.read().dataId)];
+      const cached = this.cached;
+      if (cached?.key.length === key.length && cached.key.every((id, i) => id === key[i])) {
+        return tf.clone(cached.prefactor);
+      }
+      const prefactor = this.prefactor(x);
+      this.cached?.prefactor.dispose();
+      this.cached = { key, prefactor: tf.keep(tf.clone(prefactor)) };
+      return prefactor;
+    });
+  }
+
+  /**
+   * @param x - `(points, 1)`
+   * @returns `x^(1 − α) (1 − x)^β`, `(replicas, points, flavours)`
+   */
+  private prefactor(x: tf.Tensor2D): tf.Tensor3D {
+    return tf.tidy(() => {
       const points = x.shape[0];
       const flavours = this.flavours.length;
       // (R, F) → (1, R·F), replica-major like the columns of the product below.
@@ -165,6 +189,15 @@ export class Preprocessing extends tfl.layers.Layer {
       const perPoint = tf.reshape<tf.Rank.R3>(flat, [points, this.replicas, flavours]);
       return tf.transpose(perPoint, [1, 0, 2]);
     });
+  }
+
+  override dispose(): ReturnType<tfl.layers.Layer['dispose']> {
+    const result = super.dispose();
+    if (result.refCountAfterDispose === 0) {
+      this.cached?.prefactor.dispose();
+      this.cached = undefined;
+    }
+    return result;
   }
 
   /**

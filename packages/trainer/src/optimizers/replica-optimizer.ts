@@ -10,7 +10,7 @@ import { checkRestoredState, type ReplicaOptimizerState } from './optimizer-stat
 import { checkUpdateInputs } from './update-inputs.js';
 import type { UpdateRule } from './update-rule.js';
 import { updateRuleFor } from './update-rules.js';
-import { spreadReplicaMask } from '../replica-mask/replica-mask.js';
+import { selectSameShape, spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
 /** Options of {@link ReplicaOptimizer.applyGradients}. */
 export interface ApplyGradientsOptions {
@@ -124,7 +124,7 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
         const replicaMask =
           activeColumn === undefined ? undefined : spreadReplicaMask(activeColumn, variable.shape);
         const select = (next: tf.Tensor, previous: tf.Tensor): tf.Tensor =>
-          replicaMask === undefined ? next : tf.where(replicaMask, next, previous);
+          replicaMask === undefined ? next : selectSameShape(replicaMask, next, previous);
         const newValues = updated.slots.map((slot, slotIndex) =>
           select(slot, variableSlots[slotIndex]),
         );

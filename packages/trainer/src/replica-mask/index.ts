@@ -1,1 +1,1 @@
-export { spreadReplicaMask } from './replica-mask.js';
+export { selectSameShape, spreadReplicaMask } from './replica-mask.js';

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { util } from '@tensorflow/tfjs-core';
 
 /**
  * The `(replicas)` mask spread over a variable's shape, as bool: `(replicas, 1)` times a row of
@@ -13,4 +14,24 @@ export function spreadReplicaMask(activeColumn: tf.Tensor, shape: readonly numbe
   const perReplica = shape.slice(1).reduce((a, b) => a * b, 1);
   const spread = tf.matMul(activeColumn, tf.ones([1, perReplica]));
   return tf.notEqual(tf.reshape(spread, [...shape]), 0);
+}
+
+/**
+ * `tf.where(condition, a, b)` for a bool condition and two operands of one shape and dtype, as
+ * the `Select` kernel alone: `tf.where` first broadcasts its three operands, which for equal
+ * shapes clones each (an `Identity` kernel apiece), three of the four kernels of every
+ * per-replica selection the optimiser and the stopping make each step. Any other operands go
+ * to `tf.where`.
+ *
+ * @param condition - bool, of the operands' shape
+ * @param a - chosen where `condition` is true
+ * @param b - chosen elsewhere, of `a`'s shape and dtype
+ * @returns of `a`'s shape and dtype
+ */
+export function selectSameShape<T extends tf.Tensor>(condition: tf.Tensor, a: T, b: T): T {
+  const sameShape = (x: tf.Tensor) => util.arraysEqual(x.shape, a.shape);
+  if (condition.dtype !== 'bool' || a.dtype !== b.dtype || !sameShape(b) || !sameShape(condition)) {
+    return tf.where(condition, a, b);
+  }
+  return tf.engine().runKernel<T>(tf.Select, { condition, t: a, e: b });
 }

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, positiveInteger, ShapeError } from '@partonfit/core';
-import { spreadReplicaMask } from '../replica-mask/replica-mask.js';
+import { selectSameShape, spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
 /** The settings of early stopping (upstream n3fit's `Stopping`). */
 export interface StoppingSettings {
@@ -160,30 +160,34 @@ export class ReplicaStopping {
         ),
       );
       const best = tf.logicalAnd(improves, tf.logicalNot(tf.logicalOr(stopped, diverged)));
-      const waiting = tf.where(
+      const waiting = selectSameShape(
         best,
         tf.zerosLike(this.waiting),
         tf.add(this.waiting, this.counting),
       );
       const outOfPatience = tf.logicalAnd(tf.greater(waiting, patience), tf.logicalNot(stopped));
-      this.bestValidation.assign(tf.where(best, losses.validation, this.bestValidation));
+      this.bestValidation.assign(selectSameShape(best, losses.validation, this.bestValidation));
       this.bestEpoch.assign(
-        tf.where(best, tf.fill([this.settings.replicas], epoch), this.bestEpoch),
+        selectSameShape(best, tf.fill([this.settings.replicas], epoch), this.bestEpoch),
       );
-      this.counting.assign(tf.where(best, tf.onesLike(this.counting), this.counting));
+      this.counting.assign(selectSameShape(best, tf.onesLike(this.counting), this.counting));
       this.waiting.assign(waiting);
       this.stopEpoch.assign(
-        tf.where(
+        selectSameShape(
           tf.logicalOr(diverged, outOfPatience),
           tf.fill([this.settings.replicas], epoch),
           this.stopEpoch,
         ),
       );
-      this.failed.assign(tf.where(diverged, tf.onesLike(this.failed), this.failed));
+      this.failed.assign(selectSameShape(diverged, tf.onesLike(this.failed), this.failed));
       const bestColumn = tf.reshape(tf.cast(best, 'float32'), [this.settings.replicas, 1]);
+      // one mask per distinct weight shape (a model has many (replicas, 1) exponents)
+      const masks = new Map<string, tf.Tensor>();
       this.tracked.forEach((weight, i) => {
-        const mask = spreadReplicaMask(bestColumn, weight.shape);
-        this.bestWeights[i].assign(tf.where(mask, weight, this.bestWeights[i]));
+        const key = weight.shape.join(',');
+        const mask = masks.get(key) ?? spreadReplicaMask(bestColumn, weight.shape);
+        masks.set(key, mask);
+        this.bestWeights[i].assign(selectSameShape(mask, weight, this.bestWeights[i]));
       });
     });
   }

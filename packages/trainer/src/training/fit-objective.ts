@@ -1,11 +1,21 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, type Runcard } from '@partonfit/core';
-import type { FitInputs, LagrangeDataset } from '@partonfit/fktables';
+import {
+  InvalidArgumentError,
+  type DisFkTensor,
+  type ObservableTensors,
+  type Runcard,
+} from '@partonfit/core';
+import type { FitDataset, FitInputs, LagrangeDataset } from '@partonfit/fktables';
 import {
   Chi2Loss,
+  ConstantMatrix,
   IntegrabilityLoss,
   ObservableLayer,
   PositivityLoss,
+  sameDisWindow,
+  shareRotations,
+  SharedRotationChi2s,
+  StackedDisTables,
   type LagrangePenalty,
 } from '@partonfit/layers';
 import { lagrangeSchedule, type LagrangeSchedule } from '../lagrange/lagrange-schedule.js';
@@ -116,6 +126,187 @@ export function disposeLagrangeTerms(terms: readonly LagrangeTerm[]): void {
 }
 
 /**
+ * The DIS tables of an observable that can join a {@link StackedDisTables}: those of a
+ * single-operand `NULL` observable whose tables are all DIS and read the same x nodes
+ * (its predictions are then its tables' side by side); undefined for any other observable.
+ */
+function stackableTables(observable: ObservableTensors): DisFkTensor[] | undefined {
+  if (observable.operation !== 'NULL' || observable.operands.length !== 1) return undefined;
+  const operand = observable.operands[0];
+  if (operand.length === 0) return undefined;
+  const tables: DisFkTensor[] = [];
+  for (const table of operand) {
+    if (table.kind !== 'dis') return undefined;
+    tables.push(table);
+  }
+  const first = tables[0];
+  return tables.every((table) => sameDisWindow(table, first)) ? tables : undefined;
+}
+
+/**
+ * Splits items into runs for stacking: consecutive items whose tables stack (see
+ * {@link stackableTables}), read the same x nodes and satisfy `joins` form one run; every other
+ * item is a run of its own without tables.
+ */
+function stackRuns<T>(
+  items: readonly T[],
+  observableOf: (item: T) => ObservableTensors,
+  joins: (previous: T, next: T) => boolean = () => true,
+): { items: T[]; tables: DisFkTensor[] | undefined }[] {
+  const runs: { items: T[]; tables: DisFkTensor[] | undefined }[] = [];
+  for (const item of items) {
+    const tables = stackableTables(observableOf(item));
+    const last = runs.at(-1);
+    const previous = last?.items.at(-1);
+    if (
+      tables !== undefined &&
+      last?.tables !== undefined &&
+      previous !== undefined &&
+      sameDisWindow(last.tables[0], tables[0]) &&
+      joins(previous, item)
+    ) {
+      last.items.push(item);
+      last.tables.push(...tables);
+    } else {
+      runs.push({ items: [item], tables });
+    }
+  }
+  return runs;
+}
+
+/**
+ * Consecutive positivity or integrability sets of one kind, on one x window, with the same
+ * penalty terms: their observables in one stacked product, each column scaled by its set's λ
+ * and each set's terms summed by a constant `(Σ points, sets)` indicator product. A set that
+ * cannot be stacked is a group of its own, with its own observable and penalty layers.
+ */
+interface LagrangeGroup {
+  readonly kind: LagrangeTerm['kind'];
+  readonly terms: readonly LagrangeTerm[];
+  readonly stacked:
+    | {
+        readonly tables: StackedDisTables;
+        /** `(Σ points, sets)`: 1 where a column belongs to a set. */
+        readonly indicator: ConstantMatrix;
+        /** λ of each column `(1, Σ points)`, kept while no multiplier is written. */
+        readonly columns: CachedColumns;
+      }
+    | undefined;
+}
+
+function lagrangeGroups(
+  stacked: boolean,
+  terms: readonly LagrangeTerm[],
+  sets: ReadonlyMap<LagrangeTerm, LagrangeDataset>,
+  replicas: number,
+): LagrangeGroup[] {
+  const runs = stackRuns(
+    terms,
+    (term) => (stacked ? (sets.get(term) as LagrangeDataset).observable : UNSTACKABLE_OBSERVABLE),
+    (previous, next) => previous.kind === next.kind && previous.penalty.hasSameTerms(next.penalty),
+  );
+  return runs.map((run): LagrangeGroup => {
+    const first = run.items[0];
+    if (run.tables === undefined) return { kind: first.kind, terms: run.items, stacked: undefined };
+    const tables = new StackedDisTables(run.tables);
+    const indicator = new Float32Array(tables.ndata * run.items.length);
+    let row = 0;
+    run.items.forEach((term, s) => {
+      const points = (sets.get(term) as LagrangeDataset).observable.ndata;
+      for (let n = 0; n < points; n++) indicator[(row + n) * run.items.length + s] = 1;
+      row += points;
+      // λ exists once the penalty has run (a layer tfjs can dispose): run it once on zeros.
+      if (!term.penalty.built) {
+        tf.tidy(() => {
+          term.penalty.apply(tf.zeros([replicas, points]));
+        });
+      }
+    });
+    const matrix = ConstantMatrix.fromArray(indicator, tables.ndata, run.items.length);
+    return {
+      kind: first.kind,
+      terms: run.items,
+      stacked: { tables, indicator: matrix, columns: new CachedColumns(matrix) },
+    };
+  });
+}
+
+/**
+ * Each column's λ, `(1, Σ points)`, from the sets' multipliers `(1)` each: recomputed only when
+ * a multiplier has been written since (every 100 epochs, or from a checkpoint), not every step.
+ */
+class CachedColumns {
+  private key: readonly object[] = [];
+  private columns: tf.Tensor2D | undefined;
+
+  /** @param indicator - `(Σ points, sets)`, 1 where a column belongs to a set */
+  constructor(private readonly indicator: ConstantMatrix) {}
+
+  of(multipliers: readonly tf.Tensor1D[]): tf.Tensor2D {
+    const key = multipliers.map((multiplier) => multiplier.dataId);
+    const same = key.length === this.key.length && key.every((id, i) => id === this.key[i]);
+    if (this.columns === undefined || !same) {
+      this.columns?.dispose();
+      this.columns = tf.keep(
+        tf.tidy(() =>
+          tf.matMul(
+            tf.reshape<tf.Rank.R2>(tf.concat([...multipliers]), [1, multipliers.length]),
+            this.indicator.transposed,
+          ),
+        ),
+      );
+      this.key = key;
+    }
+    return this.columns;
+  }
+
+  dispose(): void {
+    this.columns?.dispose();
+    this.columns = undefined;
+  }
+}
+
+/**
+ * The penalties of a group's sets, `(replicas, sets)`.
+ *
+ * @param pdf - x·f, `(replicas, x, flavour)`
+ */
+function groupPenalties(group: LagrangeGroup, pdf: tf.Tensor3D): tf.Tensor2D {
+  const { stacked, terms } = group;
+  if (stacked === undefined) {
+    return tf.stack(
+      terms.map((term) => term.penalty.apply(term.observable.apply(pdf)) as tf.Tensor1D),
+      1,
+    ) as tf.Tensor2D;
+  }
+  const columns = stacked.columns.of(terms.map((term) => term.penalty.multiplierTensor()));
+  const scaled = tf.mul<tf.Tensor2D>(stacked.tables.apply(pdf), columns);
+  const penalty = terms[0].penalty;
+  return stacked.indicator.multiply(penalty.scaledTerms(scaled));
+}
+
+/** An observable that {@link stackableTables} never stacks: how stacking is switched off. */
+const UNSTACKABLE_OBSERVABLE: ObservableTensors = {
+  name: 'unstacked',
+  ndata: 0,
+  operation: 'ADD',
+  operands: [],
+};
+
+/** Options of {@link FitObjective}. */
+export interface FitObjectiveOptions {
+  /**
+   * Whether consecutive DIS datasets, positivity and integrability sets on one x window are
+   * stacked into one product each and the training and validation χ² read in one pass (fewer,
+   * larger kernels: a step at few replicas is dominated by their dispatch). Default: on every
+   * backend but the plain JavaScript `cpu`, whose small kernels cost little to dispatch next to
+   * their arithmetic and whose fits so stay the same to the bit as with one layer per dataset.
+   * Either way the losses are the same to float32 rounding.
+   */
+  readonly stacked?: boolean;
+}
+
+/**
  * Everything a training step computes from the PDF, for all replicas at once: the observables
  * of every dataset (concatenated along the data axis, `(replicas, data)`) and, read off those
  * same predictions, the training χ², the validation χ² and the experimental χ²; the positivity
@@ -124,9 +315,12 @@ export function disposeLagrangeTerms(terms: readonly LagrangeTerm[]): void {
  * training χ², as upstream: stopping then watches the training loss.
  */
 export class FitObjective {
-  private readonly datasets: readonly ObservableLayer[];
+  /** The datasets' predictions in order: runs of stacked DIS datasets, or one dataset's layer. */
+  private readonly datasets: readonly (ObservableLayer | StackedDisTables)[];
   private readonly trainingChi2: Chi2Loss;
   private readonly validationChi2: Chi2Loss;
+  /** Training and validation χ² in one pass, when their structures share their rotations. */
+  private readonly stepChi2s: SharedRotationChi2s | undefined;
   private readonly experimentalChi2: Chi2Loss;
   private readonly validationCounts: tf.Tensor1D;
   /**
@@ -136,12 +330,24 @@ export class FitObjective {
   readonly validationPoints: Int32Array;
   /** The positivity and integrability terms, positivity first ({@link lagrangeTerms}). */
   readonly lagrangeTerms: readonly LagrangeTerm[];
+  private readonly lagrangeGroups: readonly LagrangeGroup[];
   private readonly replicas: number;
 
-  constructor(inputs: FitInputs, lagrange: LagrangeOptions) {
+  /**
+   * @param inputs - the fit inputs
+   * @param lagrange - the multipliers' settings ({@link lagrangeOptions})
+   * @param options - whether to stack datasets, sets and χ² ({@link FitObjectiveOptions})
+   */
+  constructor(inputs: FitInputs, lagrange: LagrangeOptions, options: FitObjectiveOptions = {}) {
     this.replicas = inputs.replicas.length;
-    this.datasets = inputs.datasets.map(
-      (dataset) => new ObservableLayer({ observable: dataset.observable }),
+    const stacked = options.stacked ?? tf.getBackend() !== 'cpu';
+    const joins = () => stacked;
+    const observableOf = (dataset: FitDataset) =>
+      stacked ? dataset.observable : UNSTACKABLE_OBSERVABLE;
+    this.datasets = stackRuns(inputs.datasets, observableOf, joins).map((run) =>
+      run.tables === undefined
+        ? new ObservableLayer({ observable: run.items[0].observable })
+        : new StackedDisTables(run.tables),
     );
     this.trainingChi2 = new Chi2Loss({ structure: inputs.training, data: inputs.pseudodata });
     const withoutValidation = inputs.validationCounts.every((count) => count === 0);
@@ -149,6 +355,17 @@ export class FitObjective {
       structure: withoutValidation ? inputs.training : inputs.validation,
       data: inputs.pseudodata,
     });
+    const stepStructures = [
+      inputs.training,
+      withoutValidation ? inputs.training : inputs.validation,
+    ];
+    this.stepChi2s =
+      stacked && shareRotations(stepStructures)
+        ? new SharedRotationChi2s(
+            stepStructures.filter((structure) => structure.kind === 'eigenbasis'),
+            inputs.pseudodata,
+          )
+        : undefined;
     this.experimentalChi2 = new Chi2Loss({
       structure: inputs.experimental,
       data: Float32Array.from(inputs.centralData),
@@ -159,43 +376,67 @@ export class FitObjective {
       Array.from(this.validationPoints, (count) => Math.max(count, 1)),
     );
     this.lagrangeTerms = lagrangeTerms(inputs, lagrange);
+    const sets = [...inputs.positivity, ...inputs.integrability];
+    this.lagrangeGroups = lagrangeGroups(
+      stacked,
+      this.lagrangeTerms,
+      new Map(this.lagrangeTerms.map((term, t) => [term, sets[t]])),
+      this.replicas,
+    );
   }
 
   /** The predictions of every dataset, `(replicas, data)`. */
   predictions(pdf: tf.Tensor3D): tf.Tensor2D {
     return tf.tidy(() =>
       tf.concat(
-        this.datasets.map((layer) => layer.apply(pdf) as tf.Tensor2D),
+        this.datasets.map((part) =>
+          part instanceof StackedDisTables ? part.apply(pdf) : (part.apply(pdf) as tf.Tensor2D),
+        ),
         1,
       ),
     );
+  }
+
+  /**
+   * The penalty of every positivity or integrability set, with its multiplier λ: consecutive
+   * sets that stack computed together (see {@link StackedDisTables}), the others each by its
+   * own observable and penalty layers.
+   *
+   * @param pdf - x·f, `(replicas, x, flavour)`
+   * @returns `(replicas, sets)` for the sets of `kind` in the order of
+   *   {@link FitObjective.lagrangeTerms}, or undefined when there are none
+   */
+  penalties(kind: LagrangeTerm['kind'], pdf: tf.Tensor3D): tf.Tensor2D | undefined {
+    return tf.tidy(() => {
+      const groups = this.lagrangeGroups
+        .filter((group) => group.kind === kind)
+        .map((group) => groupPenalties(group, pdf));
+      if (groups.length === 0) return undefined;
+      return groups.length === 1 ? groups[0] : tf.concat(groups, 1);
+    });
   }
 
   /** The losses of one forward pass (see {@link FitLosses}). */
   losses(pdf: tf.Tensor3D): FitLosses {
     return tf.tidy(() => {
       const predictions = this.predictions(pdf);
-      const zeros = tf.zeros<tf.Rank.R1>([this.replicas]);
-      const penalties = lagrangePenalties(this.lagrangeTerms, pdf);
-      const ofKind = (kind: LagrangeTerm['kind']) =>
-        penalties.filter((_, t) => this.lagrangeTerms[t].kind === kind);
-      const positivity = ofKind('positivity');
-      const integrability = ofKind('integrability');
-      const sum = (terms: tf.Tensor1D[]) =>
-        terms.reduce((total, term) => tf.add(total, term), zeros);
-      const trainingChi2 = this.trainingChi2.apply(predictions) as tf.Tensor1D;
-      const validationChi2 = this.validationChi2.apply(predictions) as tf.Tensor1D;
-      const training = tf.add<tf.Tensor1D>(
-        tf.add(trainingChi2, sum(positivity)),
-        sum(integrability),
-      );
+      const positivity = this.penalties('positivity', pdf);
+      const integrability = this.penalties('integrability', pdf);
+      const zeros = () => tf.zeros<tf.Rank.R1>([this.replicas]);
+      const sum = (sets: tf.Tensor2D | undefined) =>
+        sets === undefined ? zeros() : tf.sum<tf.Tensor1D>(sets, 1);
+      const [trainingChi2, validationChi2] = this.stepChi2s?.apply(predictions) ?? [
+        this.trainingChi2.apply(predictions) as tf.Tensor1D,
+        this.validationChi2.apply(predictions) as tf.Tensor1D,
+      ];
+      const positivitySum = sum(positivity);
+      const training = tf.add<tf.Tensor1D>(tf.add(trainingChi2, positivitySum), sum(integrability));
       return {
         training,
         trainingChi2,
-        validation: tf.add<tf.Tensor1D>(validationChi2, sum(positivity)),
+        validation: tf.add<tf.Tensor1D>(validationChi2, positivitySum),
         validationChi2PerPoint: tf.div<tf.Tensor1D>(validationChi2, this.validationCounts),
-        positivity:
-          positivity.length === 0 ? zeros : tf.max<tf.Tensor1D>(tf.stack(positivity, 1), 1),
+        positivity: positivity === undefined ? zeros() : tf.max<tf.Tensor1D>(positivity, 1),
         total: tf.sum<tf.Scalar>(training),
       };
     });
@@ -291,12 +532,17 @@ export class FitObjective {
   /** Frees the objective's tensors. */
   dispose(): void {
     this.validationCounts.dispose();
-    for (const layer of [
-      ...this.datasets,
-      this.trainingChi2,
-      this.validationChi2,
-      this.experimentalChi2,
-    ]) {
+    this.stepChi2s?.dispose();
+    for (const part of this.datasets) {
+      if (part instanceof StackedDisTables) part.dispose();
+      else if (part.built) part.dispose();
+    }
+    for (const group of this.lagrangeGroups) {
+      group.stacked?.tables.dispose();
+      group.stacked?.indicator.dispose();
+      group.stacked?.columns.dispose();
+    }
+    for (const layer of [this.trainingChi2, this.validationChi2, this.experimentalChi2]) {
       if (layer.built) layer.dispose();
     }
     disposeLagrangeTerms(this.lagrangeTerms);

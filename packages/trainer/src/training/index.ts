@@ -5,6 +5,7 @@ export {
   lagrangePenalties,
   lagrangeTerms,
   type FitLosses,
+  type FitObjectiveOptions,
   type LagrangeOptions,
   type LagrangeTerm,
 } from './fit-objective.js';
