@@ -10,8 +10,10 @@
         "native/layout.cc",
         "native/luminosity.cc",
         "native/matmul.cc",
+        "native/own_blas.cc",
         "native/peak.cc",
         "native/reduce.cc",
+        "native/simd.cc",
         "native/small_gemm.cc",
         "native/thread_pool.cc"
       ],

@@ -16,6 +16,7 @@
 #include "peak.h"
 #include "matmul.h"
 #include "reduce.h"
+#include "simd.h"
 #include "thread_pool.h"
 
 namespace partonfit {
@@ -114,6 +115,7 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   result.Set("blasCore", blas.core);
   result.Set("blasConfig", blas.config);
   result.Set("blasThreads", blas.threads);
+  result.Set("vectorPath", vector_path_name(vector_path()));
   result.Set("threads", ThreadPool::instance().threads());
   return result;
 }

@@ -1,3 +1,6 @@
+// The BLAS functions over the system CBLAS; own_blas.cc replaces them when the addon is built
+// without one (PARTONFIT_NO_CBLAS).
+#ifndef PARTONFIT_NO_CBLAS
 #include "blas.h"
 
 #ifdef PARTONFIT_CBLAS_HEADER
@@ -50,3 +53,5 @@ BlasInfo configure_blas() {
 }
 
 }  // namespace partonfit
+
+#endif  // PARTONFIT_NO_CBLAS

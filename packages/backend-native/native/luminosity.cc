@@ -45,15 +45,16 @@ PARTONFIT_INLINE void store(float* p, V v) {
 
 // How the kernels tile a table: 16 replica lanes (AVX-512) or 8, and with them the most
 // accumulators a register tile holds, 2 vectors · 12 data points of AVX-512's 32 registers or
-// 2 · 6 of AVX2's 16. Wide on the CPUs whose AVX-512 clone (simd.h) runs: its 8-lane loops need
-// the VL forms.
+// 2 · 6 of AVX2's 16. Wide where the AVX-512 clone (simd.h) runs, narrow on AVX2 and the
+// baseline, and on a build without the AVX-512 clones (PARTONFIT_NATIVE_ISA=avx2): its 8-lane
+// loops need the VL forms.
 struct Tiling {
   bool wide = false;
 };
 
 Tiling tiling() {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) return {true};
+#ifdef PARTONFIT_HAS_AVX512_CLONES
+  if (vector_path() == VectorPath::kAvx512 && __builtin_cpu_supports("avx512vl")) return {true};
 #endif
   return {};
 }

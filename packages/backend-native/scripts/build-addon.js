@@ -1,18 +1,41 @@
-// The install script: compiles the N-API addon with node-gyp against the system CBLAS. It never
-// fails the install: whatever goes wrong is written to build/status.json (read when the package
-// loads, so `initBackend('auto')` can say in one line why `native` was skipped) and the full
-// output to build/build.log. Run `npm run build:addon -w @partonfit/backend-native` to retry
-// with the output on the terminal.
+// The install script: compiles the N-API addon with node-gyp against the system CBLAS, or, when
+// none is found (or PARTONFIT_CBLAS=none), with the addon's own GEMM kernels. It never fails the
+// install: whatever goes wrong is written to build/status.json (read when the package loads, so
+// `initBackend('auto')` can say in one line why `native` was skipped) and the full output to
+// build/build.log; a successful build records there which BLAS and vector path the addon runs.
+// Run `npm run build:addon -w @partonfit/backend-native` to retry with the output on the terminal.
+//
+// `--out <folder>` builds a variant of the addon into <folder>/build/Release/partonfit_native.node
+// (with its own status.json and build.log) and leaves the package's build alone; load it with
+// PARTONFIT_NATIVE_ADDON=<that file>. E.g. the AVX2-only build without a CBLAS:
+//   PARTONFIT_CBLAS=none PARTONFIT_NATIVE_ISA=avx2 node scripts/build-addon.js --out /tmp/variant
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cblasFlags } from './cblas-flags.js';
+import { NATIVE_ISAS, NO_CBLAS, cblasFlags, nativeIsa } from './cblas-flags.js';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const buildDir = join(packageRoot, 'build');
+const outIndex = process.argv.indexOf('--out');
+const outFolder = outIndex === -1 ? undefined : process.argv[outIndex + 1];
+if (outIndex !== -1 && (outFolder === undefined || outFolder.startsWith('--'))) {
+  process.stderr.write('build-addon.js: --out needs a folder\n');
+  process.exit(2);
+}
+/** Where node-gyp runs: the package, or the staged copy of its build files in --out. */
+const buildRoot = outFolder === undefined ? packageRoot : resolve(outFolder);
+const buildDir = join(buildRoot, 'build');
+mkdirSync(buildRoot, { recursive: true });
 const addonPath = join(buildDir, 'Release', 'partonfit_native.node');
 const verbose = process.argv.includes('--verbose');
 const log = [];
@@ -23,7 +46,7 @@ const BLAS_HINT =
 function run(command, args, options = {}) {
   log.push(`$ ${command} ${args.join(' ')}`);
   const result = spawnSync(command, args, {
-    cwd: packageRoot,
+    cwd: buildRoot,
     encoding: 'utf8',
     stdio: verbose ? ['ignore', 'inherit', 'inherit'] : ['ignore', 'pipe', 'pipe'],
     ...options,
@@ -38,18 +61,27 @@ function finish(status) {
   writeFileSync(join(buildDir, 'build.log'), log.join('\n'));
   writeFileSync(join(buildDir, 'status.json'), `${JSON.stringify(status, null, 2)}\n`);
   const line = status.built
-    ? `@partonfit/backend-native: built against ${status.blas}`
+    ? `@partonfit/backend-native: built ${addonPath} with BLAS ${status.blas}, ${status.vectorPath} kernels${
+        status.noCblas === undefined ? '' : ` (${status.noCblas})`
+      }`
     : `@partonfit/backend-native: ${status.reason} — the 'native' backend is unavailable, the install continues`;
   process.stderr.write(`${line}\n`);
   process.exit(0);
 }
 
-function compilerProbe(flags) {
+/** Why the C++ compiler cannot be used, or undefined when it can. */
+function compilerFailure() {
   const compiler = process.env.CXX || 'c++';
   const version = run(compiler, ['--version']);
   if (version.error || version.status !== 0) {
     return `not built: no C++ compiler '${compiler}' (apt-get install g++ make python3)`;
   }
+  return undefined;
+}
+
+/** Why the CBLAS of `flags` cannot be used, or undefined when it can. */
+function cblasFailure(flags) {
+  const compiler = process.env.CXX || 'c++';
   const probeDir = mkdtempSync(join(tmpdir(), 'partonfit-cblas-'));
   try {
     const source = join(probeDir, 'probe.cc');
@@ -68,12 +100,33 @@ function compilerProbe(flags) {
       join(probeDir, 'probe'),
       ...words(flags.libs),
     ]);
-    if (compiled.status !== 0) return `not built: no CBLAS found (${BLAS_HINT})`;
+    if (compiled.status !== 0) return `no CBLAS found: ${BLAS_HINT}`;
     const ran = run(join(probeDir, 'probe'), []);
-    if (ran.status !== 0) return `not built: the CBLAS found does not run (${BLAS_HINT})`;
+    if (ran.status !== 0) return `the CBLAS found does not run: ${BLAS_HINT}`;
     return undefined;
   } finally {
     rmSync(probeDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The build files of the package in `buildRoot` for an --out build: binding.gyp copied, the
+ * sources, scripts and node-addon-api linked, so that node-gyp's paths resolve as in the package.
+ */
+function stageBuildFiles() {
+  mkdirSync(join(buildRoot, 'node_modules'), { recursive: true });
+  copyFileSync(join(packageRoot, 'binding.gyp'), join(buildRoot, 'binding.gyp'));
+  const nodeAddonApi = dirname(
+    createRequire(import.meta.url).resolve('node-addon-api/package.json'),
+  );
+  const links = [
+    [join(packageRoot, 'native'), join(buildRoot, 'native')],
+    [join(packageRoot, 'scripts'), join(buildRoot, 'scripts')],
+    [nodeAddonApi, join(buildRoot, 'node_modules', 'node-addon-api')],
+  ];
+  for (const [target, link] of links) {
+    rmSync(link, { recursive: true, force: true });
+    symlinkSync(target, link, 'dir');
   }
 }
 
@@ -112,27 +165,54 @@ function nodedirArgs() {
 if (process.env.PARTONFIT_NATIVE_SKIP) {
   finish({ built: false, reason: 'not built: PARTONFIT_NATIVE_SKIP was set at install' });
 }
-const flags = cblasFlags();
+const isa = nativeIsa();
+if (isa === undefined) {
+  finish({
+    built: false,
+    reason: `not built: PARTONFIT_NATIVE_ISA=${process.env.PARTONFIT_NATIVE_ISA} is not one of ${Object.keys(NATIVE_ISAS).join(', ')}`,
+  });
+}
+const noCompiler = compilerFailure();
+if (noCompiler !== undefined) finish({ built: false, reason: noCompiler });
+
+const env = { ...process.env };
+let flags = cblasFlags(env);
 log.push(`CBLAS flags from ${flags.source}: cflags '${flags.cflags}', libs '${flags.libs}'`);
-const probeFailure = compilerProbe(flags);
-if (probeFailure !== undefined) finish({ built: false, reason: probeFailure });
+const noCblas = flags.own ? undefined : cblasFailure(flags);
+if (noCblas !== undefined) {
+  // Without a usable CBLAS the addon is built with its own GEMM and GEMV kernels.
+  env.PARTONFIT_CBLAS = NO_CBLAS;
+  flags = cblasFlags(env);
+  log.push(`${noCblas}; building with partonfit's own kernels`);
+}
 
 const nodeGyp = nodeGypCommand();
 if (nodeGyp === undefined) {
   finish({ built: false, reason: 'not built: node-gyp not found (npm install -g node-gyp)' });
 }
+if (buildRoot !== packageRoot) stageBuildFiles();
 const [node, script] = nodeGyp;
-const built = run(node, [script, 'rebuild', ...nodedirArgs()]);
+const built = run(node, [script, 'rebuild', ...nodedirArgs()], { env });
 if (built.status !== 0 || !existsSync(addonPath)) {
   finish({
     built: false,
-    reason:
-      'not built: node-gyp failed (see node_modules/@partonfit/backend-native/build/build.log)',
+    reason: `not built: node-gyp failed (see ${join(buildDir, 'build.log')})`,
   });
 }
-const loaded = run(process.execPath, ['-e', `require(${JSON.stringify(addonPath)}).info()`]);
+const loaded = run(process.execPath, [
+  '-p',
+  `JSON.stringify(require(${JSON.stringify(addonPath)}).info())`,
+]);
 if (loaded.status !== 0) {
   const firstError = (loaded.stderr ?? '').split('\n').find((line) => /error/i.test(line)) ?? '';
   finish({ built: false, reason: `built but cannot load: ${firstError.trim()}` });
 }
-finish({ built: true, blas: `${flags.libs} (${flags.source})` });
+const info = JSON.parse(loaded.stdout);
+finish({
+  built: true,
+  blas: info.blas,
+  vectorPath: info.vectorPath,
+  isa,
+  flags: flags.own ? flags.source : `${flags.libs} (${flags.source})`,
+  ...(noCblas === undefined ? {} : { noCblas }),
+});

@@ -54,7 +54,9 @@ describe.skipIf(!nativeAvailable)('the native backend', () => {
   it('should use a pool of at least one thread and describe what it runs on', () => {
     if (!status.available) throw new Error(status.reason);
     expect(status.threads).toBeGreaterThanOrEqual(1);
-    expect(status.description).toMatch(/^C\+\+ addon over .*, \d+ threads?$/);
+    expect(status.description).toMatch(
+      /^C\+\+ addon (over .+|without a BLAS \(own GEMM\)), (AVX-512|AVX2|baseline) kernels, \d+ threads?(, PARTONFIT_NATIVE_ADDON=.+)?$/,
+    );
   });
 
   it.runIf(status.available && status.blas === 'OpenBLAS')(

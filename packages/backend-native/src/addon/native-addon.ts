@@ -1,6 +1,15 @@
+/** {@link NativeAddonInfo.blas} of an addon built without a CBLAS (`PARTONFIT_CBLAS=none`). */
+export const OWN_KERNELS_BLAS = "none (partonfit's own kernels)";
+
+/** The vector instructions the addon's kernels run: its widest clone this CPU can run. */
+export type VectorPath = 'AVX-512' | 'AVX2' | 'baseline';
+
 /** What the addon reports about itself and the BLAS it was linked against. */
 export interface NativeAddonInfo {
-  /** `OpenBLAS`, or `CBLAS` for any other library. */
+  /**
+   * `OpenBLAS`, `CBLAS` for any other library, or {@link OWN_KERNELS_BLAS} when the addon was
+   * built without one and runs its own GEMM and GEMV kernels.
+   */
   readonly blas: string;
   /** OpenBLAS's kernel (`SkylakeX`, `Haswell`, `Prescott`, …), empty for other libraries. */
   readonly blasCore: string;
@@ -8,6 +17,11 @@ export interface NativeAddonInfo {
   readonly blasConfig: string;
   /** Threads the BLAS uses per call (1: the addon splits products over its own threads). */
   readonly blasThreads: number;
+  /**
+   * The vector path of the addon's own kernels: AVX-512, AVX2 or the x86-64 baseline (SSE2), the
+   * widest the CPU supports among those the build compiled (`PARTONFIT_NATIVE_ISA`).
+   */
+  readonly vectorPath: VectorPath;
   /** Threads of the addon's pool, the calling thread included. */
   readonly threads: number;
 }
