@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { backendStatus } from '@partonfit/backend-native';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { runCaptured } from './cli.fixture.js';
@@ -102,6 +103,17 @@ describe('partonfit command line', () => {
     expect(code).toBe(0);
     expect(out).toBe('backend: cpu (@tensorflow/tfjs-backend-cpu; plain JavaScript)\n');
   });
+
+  it.runIf(backendStatus().available)(
+    'should say which BLAS, if any, and which vector path the native backend runs',
+    async () => {
+      const { code, out } = await run('backend', '--backend', 'native');
+      expect(code).toBe(0);
+      expect(out).toMatch(
+        /^backend: native \(@partonfit\/backend-native; C\+\+ addon (over OpenBLAS \(.+\)|over the system CBLAS|without a BLAS \(own GEMM\)), (AVX-512|AVX2|baseline) kernels, \d+ threads?(, PARTONFIT_NATIVE_ADDON=.+)?\)\n$/,
+      );
+    },
+  );
 
   it('should explain usage errors with exit code 2', async () => {
     expect(await run('check')).toMatchObject({

@@ -32,8 +32,9 @@ export interface BackendCandidate {
 /**
  * Backend packages in order of preference: the TensorFlow C library on a CUDA GPU, then on the
  * CPU (both optional peer dependencies whose install downloads libtensorflow 2.9.1 from Google's
- * storage), then partonfit's own C++ addon over the system BLAS (compiled at install, skipped
- * when the compiler or the BLAS was missing), then WebAssembly with SIMD, then plain JavaScript.
+ * storage), then partonfit's own C++ addon over the system BLAS or its own GEMM kernels
+ * (compiled at install, skipped when the compiler was missing), then WebAssembly with SIMD, then
+ * plain JavaScript.
  */
 export const BACKEND_CANDIDATES: readonly BackendCandidate[] = [
   {
@@ -58,12 +59,12 @@ export const BACKEND_CANDIDATES: readonly BackendCandidate[] = [
   {
     backend: 'native',
     packageName: '@partonfit/backend-native',
-    runsOn: 'C++ addon over the system CBLAS, all cores',
+    runsOn: 'C++ addon over the system CBLAS or its own GEMM kernels, all cores',
     installCommand: 'npm install @partonfit/backend-native',
     requirements:
-      'compiled at install with node-gyp: a C++ compiler, make, python3 and a CBLAS ' +
-      '(Debian/Ubuntu: apt-get install g++ make python3 libopenblas-dev, then npm rebuild ' +
-      '@partonfit/backend-native)',
+      'compiled at install with node-gyp: a C++ compiler, make and python3, and optionally a ' +
+      'CBLAS (Debian/Ubuntu: apt-get install g++ make python3 libopenblas-dev, then npm ' +
+      'rebuild @partonfit/backend-native)',
   },
   {
     backend: 'wasm',

@@ -139,6 +139,7 @@ describe('initBackend', () => {
     const error = (await failure.catch((caught: unknown) => caught)) as BackendUnavailableError;
     expect(error.backend).toBe('native');
     expect(error.message).toContain(`@partonfit/backend-native: ${NOT_BUILT}`);
+    expect(error.message).toContain('a C++ compiler, make and python3, and optionally a CBLAS');
     expect(error.message).toContain('apt-get install g++ make python3 libopenblas-dev');
     expect(error.message).toContain("or run on 'wasm' or 'cpu'");
   });
@@ -215,7 +216,9 @@ describe.skipIf(!nativeBuilt)('initBackend with the native backend built', () =>
     const selection = await initBackend('native');
     expect(selection.backend).toBe('native');
     expect(tf.getBackend()).toBe('native');
-    expect(selection.runsOn).toMatch(/^C\+\+ addon over .*\d+ threads?$/);
+    expect(selection.runsOn).toMatch(
+      /^C\+\+ addon (over .+|without a BLAS \(own GEMM\)), (AVX-512|AVX2|baseline) kernels, \d+ threads?(, PARTONFIT_NATIVE_ADDON=.+)?$/,
+    );
     expect(gradientOfSumOfSquares([1, -2, 3.5])).toEqual([2, -4, 7]);
   });
 
