@@ -44,22 +44,38 @@ function problemArguments(
   ];
 }
 
-/** The support of an FK table: its tensor and values, and the contraction's sizes. */
-type SupportOf = (fk: TensorInfo, values: Float32Array, sizes: LuminosityContraction) => Int32Array;
+/**
+ * The support of an FK table (its tensor and values, and the contraction's sizes), or undefined
+ * for a table without a zero block to skip.
+ */
+type SupportOf = (
+  fk: TensorInfo,
+  values: Float32Array,
+  sizes: LuminosityContraction,
+) => Int32Array | undefined;
 
-/** A table's support and the sizes it was computed for. */
+/** A table's support (undefined: dense) and the sizes it was computed for. */
 interface Support {
   readonly channels: number;
   readonly x: number;
   readonly data: number;
-  readonly support: Int32Array;
+  readonly support: Int32Array | undefined;
+}
+
+/** Whether a support marks every column non-zero over all x2 points: nothing to skip. */
+function spansEverything(support: Int32Array, x: number): boolean {
+  for (let i = 0; i < support.length; i += 2) {
+    if (support[i] !== 0 || support[i + 1] !== x) return false;
+  }
+  return true;
 }
 
 /**
  * Where each FK table is non-zero in x2 ({@link NativeAddon.luminositySupport}), by the table's
  * data: computed on a table's first contraction and kept while its data live (a tensor's data
  * never change, and new data get a new id), so that the kernels skip the table's zero blocks.
- * Reshapes share data: the sizes are part of the key.
+ * Reshapes share data: the sizes are part of the key. A table with no zero block runs the dense
+ * kernels, which do not look up ranges.
  */
 function supportCache(addon: NativeAddon): SupportOf {
   const supports = new WeakMap<object, Support>();
@@ -69,8 +85,9 @@ function supportCache(addon: NativeAddon): SupportOf {
     if (cached?.channels === channels && cached.x === x && cached.data === data) {
       return cached.support;
     }
-    const support = new Int32Array(channels * x * data * 2);
-    addon.luminositySupport(values, channels, x, data, support);
+    const computed = new Int32Array(channels * x * data * 2);
+    addon.luminositySupport(values, channels, x, data, computed);
+    const support = spansEverything(computed, x) ? undefined : computed;
     supports.set(fk.dataId, { channels, x, data, support });
     return support;
   };
