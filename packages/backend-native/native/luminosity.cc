@@ -43,11 +43,10 @@ PARTONFIT_INLINE void store(float* p, V v) {
   std::memcpy(p, &v, sizeof v);
 }
 
-// How the kernels tile a table: 16 replica lanes (AVX-512) or 8, and with them the most
-// accumulators a register tile holds, 2 vectors · 12 data points of AVX-512's 32 registers or
-// 2 · 6 of AVX2's 16. Wide where the AVX-512 clone (simd.h) runs, narrow on AVX2 and the
-// baseline, and on a build without the AVX-512 clones (PARTONFIT_NATIVE_ISA=avx2): its 8-lane
-// loops need the VL forms.
+// How the kernels tile a table: 16 replica lanes (AVX-512) or 8, and with them the most data
+// points whose forward accumulators stay in registers, 2 · 12 of AVX-512's 32 or 2 · 6 of AVX2's
+// 16. Wide where the AVX-512 clone (simd.h) runs, narrow on AVX2 and the baseline, and on a build
+// without the AVX-512 clones (PARTONFIT_NATIVE_ISA=avx2): its 8-lane loops need the VL forms.
 struct Tiling {
   bool wide = false;
 };
@@ -147,7 +146,8 @@ struct Range {
 // The x2 points where data points [n0, n1) of one (channel, x1 point) can be non-zero: the
 // union of their supports (support_a: (data, 2), luminosity_support's layout), empty when
 // every one is zero, and all of them when there is no support (a dense table).
-PARTONFIT_INLINE Range x2_range(const int32_t* support_a, const Sizes& s, int64_t n0, int64_t n1) {
+PARTONFIT_INLINE Range x2_range(const int32_t* support_a, const Sizes& s, int64_t n0,
+                                int64_t n1) {
   if (support_a == nullptr) return {0, s.x};
   Range x2{s.x, 0};
   for (int64_t n = n0; n < n1; ++n) {
@@ -159,96 +159,76 @@ PARTONFIT_INLINE Range x2_range(const int32_t* support_a, const Sizes& s, int64_
   return x2;
 }
 
-// For one x1 point a, kVectors vectors of replicas r and kData data points n from n0:
-// out[n, r] += first[a, r] · Σ_b second[b, r] · fk[a, b, n] over the x2 points b where the
-// tile's columns of the table can be non-zero, the sum in kVectors · kData registers, each FK
-// value broadcast once for every vector. row is the table's rows of point a, (x, data); first_a
-// (first[a]), second (x, slots) and out (data, slots) start at the tile's first replica. first_a
-// is read after the sum, so that all registers but the factors hold accumulators meanwhile.
-template <typename V, int kVectors, int kData>
-PARTONFIT_INLINE void forward_tile(const float* row, const float* first_a, const float* second,
-                                   const Sizes& s, Range x2, int64_t n0, float* out) {
-  V inner[kData][kVectors] = {};
-  const float* values = row + n0;
-  for (int64_t b = x2.begin; b < x2.end; ++b) {
-    V factor[kVectors];
-    for (int v = 0; v < kVectors; ++v) factor[v] = load<V>(second + b * s.slots + v * kWidth<V>);
-    for (int t = 0; t < kData; ++t) {
-      const float value = values[b * s.data + t];
-      for (int v = 0; v < kVectors; ++v) inner[t][v] += factor[v] * value;
+// out[n, r] += Σ_a first[a, r] Σ_b second[b, r] · fk[a, b, n] for kData data points n from n0
+// and one vector of replicas r: the inner sum runs in kData registers, the outer in kData more.
+// first, second (x, slots) and out (data, slots) start at the block's first replica. With a
+// support (the channel's; null: dense) each x1 point sums over the x2 points where the tile's
+// columns can be non-zero, and skips the points where all are zero.
+template <typename V, int kData>
+PARTONFIT_INLINE void forward_tile(const float* fk, const int32_t* support, const float* first,
+                                   const float* second, const Sizes& s, int64_t n0, float* out) {
+  V outer[kData] = {};
+  for (int64_t a = 0; a < s.x; ++a) {
+    const Range x2 = support == nullptr ? Range{0, s.x}
+                                        : x2_range(support + a * s.data * 2, s, n0, n0 + kData);
+    if (x2.begin >= x2.end) continue;
+    V inner[kData] = {};
+    const float* row = fk + a * s.x * s.data + n0;
+    for (int64_t b = x2.begin; b < x2.end; ++b) {
+      const V factor = load<V>(second + b * s.slots);
+      const float* values = row + b * s.data;
+      for (int t = 0; t < kData; ++t) inner[t] += factor * values[t];
     }
+    const V factor = load<V>(first + a * s.slots);
+    for (int t = 0; t < kData; ++t) outer[t] += factor * inner[t];
   }
-  for (int v = 0; v < kVectors; ++v) {
-    const V factor = load<V>(first_a + v * kWidth<V>);
-    for (int t = 0; t < kData; ++t) {
-      float* target = out + (n0 + t) * s.slots + v * kWidth<V>;
-      store(target, load<V>(target) + factor * inner[t][v]);
-    }
+  for (int t = 0; t < kData; ++t) {
+    float* target = out + (n0 + t) * s.slots;
+    store(target, load<V>(target) + outer[t]);
   }
 }
 
 // forward_tile for a run-time tile width in [1, kData].
-template <typename V, int kVectors, int kData>
-PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* row, const float* first_a,
-                                      const float* second, const Sizes& s, Range x2, int64_t n0,
-                                      float* out) {
+template <typename V, int kData>
+PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* fk, const int32_t* support,
+                                      const float* first, const float* second, const Sizes& s,
+                                      int64_t n0, float* out) {
   if constexpr (kData > 1) {
     if (width < kData) {
-      return forward_tile_of<V, kVectors, kData - 1>(width, row, first_a, second, s, x2, n0,
-                                                     out);
+      return forward_tile_of<V, kData - 1>(width, fk, support, first, second, s, n0, out);
     }
   }
-  forward_tile<V, kVectors, kData>(row, first_a, second, s, x2, n0, out);
+  forward_tile<V, kData>(fk, support, first, second, s, n0, out);
 }
 
-// One x1 point and kVectors vectors of replicas from the tile's first, every data point in
-// tiles of at most kMaxData; support_a is the point's support (null: dense).
-template <typename V, int kVectors, int kMaxData>
-PARTONFIT_INLINE void forward_vectors(const float* row, const int32_t* support_a,
-                                      const float* first_a, const float* second, const Sizes& s,
-                                      float* out) {
+// One channel and one replica vector, every data point, in tiles of at most kMaxData.
+template <typename V, int kMaxData>
+PARTONFIT_INLINE void forward_block(const float* fk, const int32_t* support, const float* first,
+                                    const float* second, const Sizes& s, float* out) {
   const int64_t tiles = (s.data + kMaxData - 1) / kMaxData;
   for (int64_t i = 0; i < tiles; ++i) {
     const int64_t n0 = tile_start(s.data, tiles, i);
-    const int64_t n1 = tile_start(s.data, tiles, i + 1);
-    const Range x2 = x2_range(support_a, s, n0, n1);
-    if (x2.begin < x2.end) {
-      forward_tile_of<V, kVectors, kMaxData>(n1 - n0, row, first_a, second, s, x2, n0, out);
-    }
+    forward_tile_of<V, kMaxData>(tile_start(s.data, tiles, i + 1) - n0, fk, support, first,
+                                 second, s, n0, out);
   }
 }
 
-// One x1 point a for every replica from slot r on, in pairs of vectors while they last (each
-// FK value then serves two), with kMaxData data points per tile; returns the first slot left.
-template <typename V, int kMaxData>
-PARTONFIT_INLINE int64_t forward_point(const float* row, const int32_t* support_a,
-                                       const float* first_a, const float* second, const Sizes& s,
-                                       int64_t r, float* out) {
-  constexpr int64_t width = kWidth<V>;
-  for (; r + 2 * width <= s.slots; r += 2 * width) {
-    forward_vectors<V, 2, kMaxData>(row, support_a, first_a + r, second + r, s, out + r);
-  }
-  for (; r + width <= s.slots; r += width) {
-    forward_vectors<V, 1, kMaxData>(row, support_a, first_a + r, second + r, s, out + r);
-  }
-  return r;
-}
-
-// One channel's block fk (x, x, data) for all replicas, added into out (data, slots), x1 point by
-// x1 point so that the point's rows of the table, read from memory once, stay in cache while
-// every replica vector passes over them. support is the channel's (null: dense).
+// One channel's block fk (x, x, data) for all replicas, added into out (data, slots); support is
+// the channel's (null: dense).
 PARTONFIT_CLONES void forward_channel(const float* fk, const int32_t* support, const float* first,
                                       const float* second, const Sizes& s, const Tiling& tiling,
                                       float* out) {
-  for (int64_t a = 0; a < s.x; ++a) {
-    const float* row = fk + a * s.x * s.data;
-    const int32_t* support_a = support == nullptr ? nullptr : support + a * s.data * 2;
-    const float* first_a = first + a * s.slots;
-    if (tiling.wide) {
-      const int64_t r = forward_point<Lanes16, 12>(row, support_a, first_a, second, s, 0, out);
-      forward_point<Lanes8, 12>(row, support_a, first_a, second, s, r, out);
-    } else {
-      forward_point<Lanes8, 6>(row, support_a, first_a, second, s, 0, out);
+  int64_t r = 0;
+  if (tiling.wide) {
+    for (; r + kWidth<Lanes16> <= s.slots; r += kWidth<Lanes16>) {
+      forward_block<Lanes16, 12>(fk, support, first + r, second + r, s, out + r);
+    }
+    for (; r < s.slots; r += kWidth<Lanes8>) {
+      forward_block<Lanes8, 12>(fk, support, first + r, second + r, s, out + r);
+    }
+  } else {
+    for (; r < s.slots; r += kWidth<Lanes8>) {
+      forward_block<Lanes8, 6>(fk, support, first + r, second + r, s, out + r);
     }
   }
 }

@@ -174,10 +174,10 @@ describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', ()
   });
 
   it('should not reuse a support for a reshape of the same table', async () => {
-    // As (1 channel, x 2, 4 data) row (a, b) = (0, 0) is zero; as (2 channels, x 2, 2 data) the
-    // first channel's x1 point 0 is zero and its point 1 is not, so the first layout's support
-    // read in the second would skip values.
-    const values = Float32Array.from({ length: 16 }, (_, i) => (i < 4 ? 0 : (i % 5) + 1));
+    // Values 0, 1 and 2 are non-zero: as (1 channel, x 2, 4 data) at (a, b) = (0, 0) only; as
+    // (2 channels, x 2, 2 data) also at (c, a, b, n) = (0, 0, 1, 0), which the first layout's
+    // support read in the second would skip. Both layouts are sparse enough to be skipped.
+    const values = Float32Array.from({ length: 16 }, (_, i) => (i < 3 ? 3 + 2 * i : 0));
     const pdfValues = [
       [0.5, 2],
       [-1, 3],
