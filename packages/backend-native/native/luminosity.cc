@@ -1,11 +1,11 @@
 #include "luminosity.h"
 
 #include <algorithm>
-#include <cstring>
 #include <functional>
 #include <vector>
 
 #include "simd.h"
+#include "vectors.h"
 #include "thread_pool.h"
 
 // Multiply-adds as fused multiply-adds where the target has them. The vector types are only
@@ -17,31 +17,13 @@ namespace partonfit {
 
 namespace {
 
-// The replicas of a block sit in the lanes of one vector: 16 (an AVX-512 register) or 8 (an
-// AVX2 register, and the last block when at most 8 replicas are left).
-typedef float Lanes16 __attribute__((vector_size(64)));
-typedef float Lanes8 __attribute__((vector_size(32)));
-
-template <typename V>
-constexpr int64_t kWidth = sizeof(V) / sizeof(float);
-
-// Replica slots are counted in multiples of the narrow width; slots past `replicas` hold zeros.
+// The replicas of a block sit in the lanes of one vector (vectors.h): 16 (an AVX-512 register)
+// or 8 (an AVX2 register, and the last block when at most 8 replicas are left). Replica slots
+// are counted in multiples of the narrow width; slots past `replicas` hold zeros.
 constexpr int64_t kSlotMultiple = kWidth<Lanes8>;
 
 // Contractions below this many multiply-adds run on the calling thread.
 constexpr int64_t kParallelMultiplyAdds = int64_t{1} << 21;
-
-template <typename V>
-PARTONFIT_INLINE V load(const float* p) {
-  V v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename V>
-PARTONFIT_INLINE void store(float* p, V v) {
-  std::memcpy(p, &v, sizeof v);
-}
 
 // How the kernels tile a table: 16 replica lanes (AVX-512) or 8, and with them the most data
 // points whose forward accumulators stay in registers, 2 · 12 of AVX-512's 32 or 2 · 6 of AVX2's

@@ -17,6 +17,7 @@
 
 #include "blas.h"
 #include "simd.h"
+#include "vectors.h"
 
 // Multiply-adds as fused multiply-adds where the target has them. The 16-float vector type is
 // only passed between always-inlined functions, so its ABI (-Wpsabi) never matters.
@@ -26,26 +27,6 @@
 namespace partonfit {
 
 namespace {
-
-// One register of each clone: AVX-512, AVX2, SSE.
-typedef float Lanes16 __attribute__((vector_size(64)));
-typedef float Lanes8 __attribute__((vector_size(32)));
-typedef float Lanes4 __attribute__((vector_size(16)));
-
-template <typename V>
-constexpr int64_t kWidth = sizeof(V) / sizeof(float);
-
-template <typename V>
-PARTONFIT_INLINE V load(const float* p) {
-  V v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename V>
-PARTONFIT_INLINE void store(float* p, V v) {
-  std::memcpy(p, &v, sizeof v);
-}
 
 template <typename V>
 PARTONFIT_INLINE V splat(float x) {
