@@ -28,19 +28,26 @@ const NOT_ZERO = 1e-30;
 
 /** The hadronic legacy FK tables of every `theory_*` folder of the shared data. */
 export async function realHadronicTables(sharedData: string): Promise<string[]> {
+  return (await loadRealHadronicTables(sharedData)).map(({ file }) => file);
+}
+
+/** The hadronic legacy FK tables of the shared data with their files, each read once. */
+async function loadRealHadronicTables(
+  sharedData: string,
+): Promise<{ file: string; table: HadronicFkTable }[]> {
   if (!existsSync(sharedData)) return [];
   const theories = (await readdir(sharedData)).filter((name) => name.startsWith('theory_'));
-  const files: string[] = [];
+  const tables: { file: string; table: HadronicFkTable }[] = [];
   for (const theory of theories.sort()) {
     const folder = join(theory, 'fastkernel');
     if (!existsSync(join(sharedData, folder))) continue;
     for (const name of (await readdir(join(sharedData, folder))).sort()) {
       if (!/^FK_.*\.dat$/.test(name)) continue;
       const table = await loadFkTable(join(sharedData, folder, name));
-      if (table.hadronic) files.push(join(folder, name));
+      if (table.hadronic) tables.push({ file: join(folder, name), table });
     }
   }
-  return files;
+  return tables;
 }
 
 /** Forward + backward of one table's contraction at R replicas, median ms. */
@@ -85,8 +92,7 @@ export async function measureRealTableZeroBlocks(
   repeats: number,
 ): Promise<RealTableZeroBlocks[]> {
   const results: RealTableZeroBlocks[] = [];
-  for (const file of await realHadronicTables(sharedData)) {
-    const table = (await loadFkTable(join(sharedData, file))) as HadronicFkTable;
+  for (const { file, table } of await loadRealHadronicTables(sharedData)) {
     const values = fkTensorValues(toFkTensor(table, 0), { dis: 'compact', hadronic: 'luminosity' });
     const zeros = values.reduce((count, value) => count + (value === 0 ? 1 : 0), 0);
     const filled = values.map((value) => (value === 0 ? NOT_ZERO : value));
