@@ -20,43 +20,79 @@ const POINTS = 16;
  * @returns (x, x) row-major: (output knot i, input knot j)
  */
 export function convolutionMatrix(kernel: Kernel, basis: LogLagrangeBasis): Float64Array {
+  return convolutionMatrices([kernel], basis)[0];
+}
+
+/**
+ * {@link convolutionMatrix} of several kernels at once, the same matrices: the quadrature nodes,
+ * z and the interpolation stencils there are computed once for all of them.
+ *
+ * @param kernels - the kernels
+ * @param basis - the interpolation basis
+ * @returns one (x, x) matrix per kernel, row-major: (output knot i, input knot j)
+ */
+export function convolutionMatrices(
+  kernels: readonly Kernel[],
+  basis: LogLagrangeBasis,
+): Float64Array[] {
   const { xGrid, logX, degree } = basis;
   const n = xGrid.length;
-  const matrix = new Float64Array(n * n);
+  const matrices = kernels.map(() => new Float64Array(n * n));
   const { nodes, weights } = gaussLegendre(POINTS);
-  const stencil = new Float64Array(degree + 1);
+  const width = degree + 1;
+  // ln y, the measure of ln y and the stencil at every node of every interval m: `ends` on the
+  // interval that reaches z = 1 (ln y = ln x_m + Δ·s³, with its Jacobian), `inner` on the others
+  // (ln y = ln x_m + Δ·s).
+  const nodesOf = (
+    substitution: (s: number, weight: number, interval: number) => [number, number],
+  ) => {
+    const logY = new Float64Array(n * POINTS);
+    const measure = new Float64Array(n * POINTS);
+    const stencils = new Float64Array(n * POINTS * width);
+    for (let m = 0; m < n - 1; m++) {
+      const interval = logX[m + 1] - logX[m];
+      for (let p = 0; p < POINTS; p++) {
+        const node = m * POINTS + p;
+        const [offset, nodeMeasure] = substitution(0.5 * (nodes[p] + 1), weights[p], interval);
+        logY[node] = logX[m] + offset;
+        measure[node] = nodeMeasure;
+        basis.stencilValues(m, logY[node], stencils.subarray(node * width, (node + 1) * width));
+      }
+    }
+    return { logY, measure, stencils };
+  };
+  const inner = nodesOf((s, weight, interval) => [interval * s, 0.5 * weight * interval]);
+  const ends = nodesOf((s, weight, interval) => [
+    interval * s * s * s,
+    0.5 * weight * interval * 3 * s * s,
+  ]);
   for (let i = 0; i < n - 1; i++) {
     const row = i * n;
     for (let m = i; m < n - 1; m++) {
       const start = basis.stencilStart(m);
-      const width = logX[m + 1] - logX[m];
+      const { logY, measure, stencils } = m === i ? ends : inner;
       for (let p = 0; p < POINTS; p++) {
-        const s = 0.5 * (nodes[p] + 1);
-        // measure of ln y (times the Jacobian of s³ on the first interval)
-        let logY: number;
-        let measure: number;
-        if (m === i) {
-          logY = logX[m] + width * s * s * s;
-          measure = 0.5 * weights[p] * width * 3 * s * s;
-        } else {
-          logY = logX[m] + width * s;
-          measure = 0.5 * weights[p] * width;
-        }
-        const z = Math.exp(logX[i] - logY);
-        basis.stencilValues(m, logY, stencil);
-        const regular = kernel.regular(z);
-        const singular = kernel.plus === 0 ? 0 : kernel.plus / (1 - z);
+        const node = m * POINTS + p;
+        const z = Math.exp(logX[i] - logY[node]);
         // dz = z·d(ln y)
-        const weight = measure * z;
-        for (let a = 0; a <= degree; a++) {
-          const j = start + a;
-          const subtraction = m === i && j === i ? 1 : 0;
-          matrix[row + j] +=
-            weight * (regular * stencil[a] + singular * (stencil[a] - subtraction));
-        }
+        const weight = measure[node] * z;
+        const stencil = node * width;
+        kernels.forEach((kernel, k) => {
+          const matrix = matrices[k];
+          const regular = kernel.regular(z);
+          const singular = kernel.plus === 0 ? 0 : kernel.plus / (1 - z);
+          for (let a = 0; a <= degree; a++) {
+            const j = start + a;
+            const subtraction = m === i && j === i ? 1 : 0;
+            matrix[row + j] +=
+              weight * (regular * stencils[stencil + a] + singular * (stencils[stencil + a] - subtraction));
+          }
+        });
       }
     }
-    matrix[row + i] += kernel.plus * Math.log1p(-xGrid[i] / xGrid[i + 1]) + kernel.delta;
+    kernels.forEach((kernel, k) => {
+      matrices[k][row + i] += kernel.plus * Math.log1p(-xGrid[i] / xGrid[i + 1]) + kernel.delta;
+    });
   }
-  return matrix;
+  return matrices;
 }

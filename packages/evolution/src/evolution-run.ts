@@ -8,8 +8,10 @@ import {
 } from './banded-product.js';
 import { logLagrangeBasis, type LogLagrangeBasis } from './interpolation.js';
 import {
-  matchingMatrices,
-  splittingMatrices,
+  kernelMatrixPlan,
+  localKernelMatrices,
+  type KernelMatrices,
+  type KernelMatrixPlan,
   type MatchingMatrices,
   type SplittingMatrices,
 } from './kernel-matrices.js';
@@ -142,7 +144,55 @@ function regionKernels(
   };
 }
 
-/** dX_j/du for every term j of a sector at coupling a. */
+/** The arrays one sector's Runge–Kutta steps work in, each the size of one of its terms. */
+interface StepWorkspace {
+  /** The state a stage's derivative is taken at, per term. */
+  readonly stage: Float64Array[];
+  /** The derivative of the current stage, per term. */
+  readonly slope: Float64Array[];
+  /** k1 + 2k2 + 2k3 + k4 so far, per term. */
+  readonly slopes: Float64Array[];
+  /** Products of a kernel and a state. */
+  readonly products: Float64Array[];
+  /** Y0 + Y1 (the Karatsuba form of the NNLO truncated product). */
+  readonly sum: Float64Array;
+  /** R0 + a·R1, the size of the sector's kernel. */
+  readonly kernelSum: Float64Array;
+}
+
+/** A sector's workspace, allocated at its first step and kept while its terms keep their size. */
+function workspaceOf(
+  workspaces: WeakMap<Sector, StepWorkspace>,
+  sector: Sector,
+  kernelSize: number,
+): StepWorkspace {
+  const size = sector.terms[0].length;
+  const existing = workspaces.get(sector);
+  if (existing !== undefined && existing.sum.length === size) return existing;
+  const arrays = (count: number) => Array.from({ length: count }, () => new Float64Array(size));
+  const termCount = sector.terms.length;
+  const workspace: StepWorkspace = {
+    stage: arrays(termCount),
+    slope: arrays(termCount),
+    slopes: arrays(termCount),
+    products: arrays(3),
+    sum: new Float64Array(size),
+    kernelSum: new Float64Array(termCount === 3 ? kernelSize : 0),
+  };
+  workspaces.set(sector, workspace);
+  return workspace;
+}
+
+/** out = x + b·y, element-wise. */
+function addScaled(out: Float64Array, x: Float64Array, b: number, y: Float64Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = x[i] + b * y[i];
+}
+
+/**
+ * dY_j/du for every term j of a sector at coupling a, into `slope`: the exact kernel times Y,
+ * or the truncated product Σ_(k ≤ j) a^k R_k Y_(j−k). At NNLO the three terms take five kernel
+ * products instead of six (Karatsuba): R0·Y0, R1·Y1, (R0 + a R1)(Y0 + Y1), R0·Y2 and R2·Y0.
+ */
 function derivative(
   sector: Sector,
   terms: readonly Float64Array[],
@@ -152,26 +202,54 @@ function derivative(
   n: number,
   band: number,
   layout: StateLayout,
-): Float64Array[] {
-  const product = (matrix: Float64Array, state: Float64Array) => {
-    const out = new Float64Array(state.length);
+  workspace: StepWorkspace,
+): void {
+  const { slope, products } = workspace;
+  const product = (matrix: Float64Array, state: Float64Array, out: Float64Array) => {
     multiplyBanded(matrix, state, out, n, sector.blocks, sector.columns, band, layout);
-    return out;
   };
-  if (exactKernel !== undefined) return [product(exactKernel[sector.kind], terms[0])];
-  const expansion = kernels.truncated;
-  return terms.map((_, j) => {
-    const out = new Float64Array(terms[0].length);
-    for (let k = 0; k <= j; k++) {
-      const contribution = product(expansion[k][sector.kind], terms[j - k]);
+  if (exactKernel !== undefined) {
+    product(exactKernel[sector.kind], terms[0], slope[0]);
+    return;
+  }
+  const expansion = kernels.truncated.map((matrices) => matrices[sector.kind]);
+  if (terms.length === 3) {
+    const [r0, r1, r2] = expansion;
+    const { sum, kernelSum } = workspace;
+    const a2 = a * a;
+    addScaled(kernelSum, r0, a, r1);
+    addScaled(sum, terms[0], 1, terms[1]);
+    const [r0y0, r1y1, mixed] = products;
+    product(r0, terms[0], r0y0);
+    product(r1, terms[1], r1y1);
+    product(kernelSum, sum, mixed);
+    product(r0, terms[2], slope[2]);
+    product(r2, terms[0], slope[1]);
+    const [s0, s1, s2] = slope;
+    for (let i = 0; i < s0.length; i++) {
+      const p11 = a * r1y1[i];
+      s2[i] += p11 + a2 * s1[i];
+      s1[i] = mixed[i] - r0y0[i] - p11;
+      s0[i] = r0y0[i];
+    }
+    return;
+  }
+  const [contribution] = products;
+  terms.forEach((_, j) => {
+    const out = slope[j];
+    product(expansion[0], terms[j], out);
+    for (let k = 1; k <= j; k++) {
+      product(expansion[k], terms[j - k], contribution);
       const power = a ** k;
       for (let i = 0; i < out.length; i++) out[i] += power * contribution[i];
     }
-    return out;
   });
 }
 
-/** Advances every sector from ln a = u0 to u1 by fourth-order Runge–Kutta steps. */
+/**
+ * Advances every sector from ln a = u0 to u1 by fourth-order Runge–Kutta steps, each sector's
+ * terms in place.
+ */
 function evolveSectors(
   sectors: readonly Sector[],
   kernels: RegionKernels,
@@ -181,31 +259,44 @@ function evolveSectors(
   n: number,
   band: number,
   layout: StateLayout,
+  workspaces: WeakMap<Sector, StepWorkspace>,
 ): void {
   if (u0 === u1) return;
   const steps = Math.max(1, Math.ceil(Math.abs(u1 - u0) / maxStep));
   const h = (u1 - u0) / steps;
+  const kernelSize = (blocks: number) => blocks * blocks * n * n;
   for (let step = 0; step < steps; step++) {
     const u = u0 + step * h;
     const kernelAt = (uu: number) => kernels.exact?.(Math.exp(uu));
     const start = kernelAt(u);
     const middle = kernelAt(u + h / 2);
     const end = kernelAt(u + h);
+    // The stages: coupling, its exact kernel, the weight of its slope in the step, and how far
+    // along the step the next stage's state lies.
+    const stages = [
+      { a: Math.exp(u), kernel: start, weight: 1, next: h / 2 },
+      { a: Math.exp(u + h / 2), kernel: middle, weight: 2, next: h / 2 },
+      { a: Math.exp(u + h / 2), kernel: middle, weight: 2, next: h },
+      { a: Math.exp(u + h), kernel: end, weight: 1, next: 0 },
+    ];
     for (const sector of sectors) {
-      const a = (uu: number) => Math.exp(uu);
+      const workspace = workspaceOf(workspaces, sector, kernelSize(sector.blocks));
+      const { stage, slope, slopes } = workspace;
       const x0 = sector.terms;
-      const k1 = derivative(sector, x0, kernels, a(u), start, n, band, layout);
-      const x1 = x0.map((term, j) => combine(1, term, h / 2, k1[j]));
-      const k2 = derivative(sector, x1, kernels, a(u + h / 2), middle, n, band, layout);
-      const x2 = x0.map((term, j) => combine(1, term, h / 2, k2[j]));
-      const k3 = derivative(sector, x2, kernels, a(u + h / 2), middle, n, band, layout);
-      const x3 = x0.map((term, j) => combine(1, term, h, k3[j]));
-      const k4 = derivative(sector, x3, kernels, a(u + h), end, n, band, layout);
-      sector.terms = x0.map((term, j) => {
-        const out = new Float64Array(term.length);
-        for (let i = 0; i < out.length; i++)
-          out[i] = term[i] + (h / 6) * (k1[j][i] + 2 * k2[j][i] + 2 * k3[j][i] + k4[j][i]);
-        return out;
+      stages.forEach(({ a, kernel, weight, next }, index) => {
+        const at = index === 0 ? x0 : stage;
+        derivative(sector, at, kernels, a, kernel, n, band, layout, workspace);
+        x0.forEach((term, j) => {
+          const k = slope[j];
+          const total = slopes[j];
+          if (index === 0) total.set(k);
+          else if (weight === 2) for (let i = 0; i < k.length; i++) total[i] += 2 * k[i];
+          else for (let i = 0; i < k.length; i++) total[i] += k[i];
+          if (next !== 0) addScaled(stage[j], term, next, k);
+        });
+      });
+      x0.forEach((term, j) => {
+        addScaled(term, term, h / 6, slopes[j]);
       });
     }
   }
@@ -437,6 +528,25 @@ export function evolutionSetup(card: TheoryCard, options: EvolutionOptions): Evo
 }
 
 /**
+ * The convolutions an evolution through a Q grid needs: the splitting functions of the card's
+ * order at every number of flavours from Q0 up to the last scale, and the NNLO matching if a
+ * threshold is crossed at NNLO.
+ */
+export function kernelMatrixPlanOf(
+  card: TheoryCard,
+  setup: EvolutionSetup,
+  qGrid: readonly number[],
+): KernelMatrixPlan {
+  const { nf0, thresholds2 } = setup;
+  const last = qGrid[qGrid.length - 1];
+  const crossed = thresholds2
+    .slice(nf0 - LIGHT_FLAVOURS)
+    .filter((threshold2) => threshold2 <= last * last).length;
+  const flavourNumbers = Array.from({ length: crossed + 1 }, (_, k) => nf0 + k);
+  return kernelMatrixPlan(card.order, flavourNumbers, card.order === 2 && crossed > 0);
+}
+
+/**
  * Evolves sectors from Q0 through every scale of the Q grid (see {@link EvolutionOptions}),
  * crossing the heavy-quark thresholds on the way, and reports each scale.
  *
@@ -445,6 +555,8 @@ export function evolutionSetup(card: TheoryCard, options: EvolutionOptions): Evo
  * @param qGrid - the output scales
  * @param initial - the sectors at Q0
  * @param onScale - called at every output scale, in order
+ * @param matrices - the kernel matrices (default: those of {@link kernelMatrixPlanOf}, computed
+ *   on this thread)
  */
 export function runEvolution(
   card: TheoryCard,
@@ -452,6 +564,7 @@ export function runEvolution(
   qGrid: readonly number[],
   initial: InitialSectors,
   onScale: (step: EvolutionStep) => void,
+  matrices: KernelMatrices = localKernelMatrices(kernelMatrixPlanOf(card, setup, qGrid), setup.basis),
 ): void {
   const { basis, method, maxStep, nf0, thresholds2 } = setup;
   const n = basis.xGrid.length;
@@ -483,12 +596,12 @@ export function runEvolution(
   const kernelsOf = (nf: number) => {
     let kernels = regions.get(nf);
     if (kernels === undefined) {
-      kernels = regionKernels(splittingMatrices(order, nf, basis), order, nf, method);
+      kernels = regionKernels(matrices.splitting(nf), order, nf, method);
       regions.set(nf, kernels);
     }
     return kernels;
   };
-  const matching = order === 2 ? matchingMatrices(basis) : undefined;
+  const workspaces = new WeakMap<Sector, StepWorkspace>();
   const logA = (q: number, nf: number) => Math.log(coupling.alphaS(q, nf) / (4 * Math.PI));
   let nf = nf0;
   let q = card.q0;
@@ -510,12 +623,13 @@ export function runEvolution(
         n,
         band,
         initial.layout,
+        workspaces,
       );
       crossThreshold(
         state,
         nf,
         n,
-        matching,
+        order === 2 ? matrices.matching() : undefined,
         coupling.alphaS(threshold, nf + 1) / (4 * Math.PI),
         initial.layout,
       );
@@ -532,6 +646,7 @@ export function runEvolution(
       n,
       band,
       initial.layout,
+      workspaces,
     );
     q = target;
     onScale({ state, nf, index, alphaS: coupling.alphaS(target, nf) });

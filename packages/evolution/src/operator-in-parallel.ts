@@ -6,7 +6,7 @@ import {
   operatorRecorder,
   type EvolutionOperator,
 } from './evolution-operator.js';
-import { evolutionSetup, type EvolutionOptions } from './evolution-run.js';
+import { evolutionSetup, kernelMatrixPlanOf, type EvolutionOptions } from './evolution-run.js';
 import {
   joinOperatorParts,
   OPERATOR_PARTS,
@@ -15,6 +15,11 @@ import {
   type OperatorPartJob,
   type OperatorPartStep,
 } from './operator-parts.js';
+import {
+  abandonSharedKernels,
+  sharedKernelMemory,
+  type SharedKernelMemory,
+} from './shared-kernel-matrices.js';
 import type { TheoryCard } from './theory-card.js';
 
 /** What {@link buildEvolutionOperatorInParallel} can report while it works. */
@@ -48,15 +53,20 @@ function partInWorker(
   return { worker, steps };
 }
 
-/** Both halves in worker threads; when one fails, the other is stopped. */
+/**
+ * Both halves in worker threads, which compute the kernel matrices together in `kernels`; when
+ * one fails, the other is stopped.
+ */
 async function partsInWorkers(
   jobs: readonly OperatorPartJob[],
+  kernels: SharedKernelMemory,
   onStep: (part: OperatorPart) => () => void,
 ): Promise<OperatorPartStep[][]> {
-  const running = jobs.map((job) => partInWorker(job, onStep(job.part)));
+  const running = jobs.map((job) => partInWorker({ ...job, kernels }, onStep(job.part)));
   try {
     return await Promise.all(running.map(({ steps }) => steps));
   } catch (error) {
+    abandonSharedKernels(kernels);
     await Promise.all(running.map(({ worker }) => worker.terminate()));
     throw error;
   }
@@ -94,17 +104,19 @@ export async function buildEvolutionOperatorInParallel(
     }
   };
   const jobs = OPERATOR_PARTS.map((part) => ({ card, options, part, lowerBand }));
+  const n = setup.basis.xGrid.length;
+  const kernels = () =>
+    sharedKernelMemory(kernelMatrixPlanOf(card, setup, options.qGrid).kernels.length, n);
   const [quarkSinglet, gluon] = existsSync(fileURLToPath(WORKER))
-    ? await partsInWorkers(jobs, progress)
+    ? await partsInWorkers(jobs, kernels(), progress)
     : jobs.map((job) => {
         const steps: OperatorPartStep[] = [];
-        runOperatorPart(card, options, job.part, lowerBand, (step) => {
+        runOperatorPart(job, (step) => {
           steps.push(step);
           progress(job.part)();
         });
         return steps;
       });
-  const n = setup.basis.xGrid.length;
   const recorder = operatorRecorder(card, setup, options.qGrid);
   quarkSinglet.forEach((step, q) => {
     recorder.record(joinOperatorParts(step, gluon[q], n), step.nf, step.alphaS);

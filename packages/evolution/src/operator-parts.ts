@@ -1,5 +1,6 @@
 import {
   evolutionSetup,
+  kernelMatrixPlanOf,
   runEvolution,
   sumTerms,
   type EvolutionOptions,
@@ -7,6 +8,7 @@ import {
   type InitialSectors,
   type Sector,
 } from './evolution-run.js';
+import { sharedKernelMatrices, type SharedKernelMemory } from './shared-kernel-matrices.js';
 import type { TheoryCard } from './theory-card.js';
 
 /**
@@ -27,6 +29,8 @@ export interface OperatorPartJob {
   readonly options: EvolutionOptions;
   readonly part: OperatorPart;
   readonly lowerBand: number;
+  /** The kernel matrices, computed by the halves together (see {@link sharedKernelMatrices}). */
+  readonly kernels?: SharedKernelMemory;
 }
 
 /** A half's evolved sectors at one output scale, each (rows, columns) row-major. */
@@ -74,18 +78,18 @@ function initialSectors(part: OperatorPart, n: number, lowerBand: number): Initi
  * Evolves one half of an operator (see {@link OperatorPart}) and reports its sectors at every
  * output scale.
  *
- * @param lowerBand - the sub-diagonals kept below each block's diagonal
+ * @param job - the half, and the shared memory of the kernel matrices when the other half is
+ *   evolved at the same time by another thread (else this thread computes them all)
  * @throws as {@link evolutionSetup}
  */
 export function runOperatorPart(
-  card: TheoryCard,
-  options: EvolutionOptions,
-  part: OperatorPart,
-  lowerBand: number,
+  { card, options, part, lowerBand, kernels }: OperatorPartJob,
   onStep: (step: OperatorPartStep) => void,
 ): void {
   const setup = evolutionSetup(card, options);
   const n = setup.basis.xGrid.length;
+  const plan = kernelMatrixPlanOf(card, setup, options.qGrid);
+  const share = OPERATOR_PARTS.indexOf(part);
   runEvolution(
     card,
     setup,
@@ -107,6 +111,9 @@ export function runOperatorPart(
         })),
       });
     },
+    kernels === undefined
+      ? undefined
+      : sharedKernelMatrices(plan, setup.basis, kernels, share, OPERATOR_PARTS.length),
   );
 }
 
