@@ -9,8 +9,9 @@ export type StateLayout = 'dense' | number;
 /**
  * C = M·S for a kernel matrix M made of `blocks × blocks` square blocks of size n, each upper
  * triangular except for `band` sub-diagonals (a convolution on an x-grid only reaches the knots
- * at and above x, plus the interpolation stencil), and S laid out as `layout` says. M's rows are
- * read eight entries at a time (a convolution's upper triangle has few zeros). For an operator
+ * at and above x, plus the interpolation stencil), and S laid out as `layout` says. Four rows of
+ * C are computed together from four rows of S at a time, so each entry of S read serves sixteen
+ * products (the rows' entries of M below their band are zero and add nothing). For an operator
  * state only the entries of C within its band are computed, and S's entries below its band must
  * be zero.
  *
@@ -37,57 +38,132 @@ export function multiplyBanded(
   const size = n * blocks;
   const columnBlocks = layout === 'dense' ? 1 : columns / n;
   const width = layout === 'dense' ? columns : n;
-  // The columns of S's row l that can be non-zero, and C's row i needs: from max(l, i) − B.
+  // The first column within a column block that row i of C needs from row l of S: S's row l can
+  // be non-zero from l − B, C's row i is kept from i − B.
   const firstColumn = (l: number, i: number) =>
     layout === 'dense' ? 0 : Math.max(0, (l > i ? l : i) - layout);
   for (let blockRow = 0; blockRow < blocks; blockRow++) {
-    for (let i = 0; i < n; i++) {
-      const row = blockRow * n + i;
-      const outOffset = row * columns;
+    let i = 0;
+    for (; i + 3 < n; i += 4) {
+      const o0 = (blockRow * n + i) * columns;
+      const o1 = o0 + columns;
+      const o2 = o1 + columns;
+      const o3 = o2 + columns;
       for (let blockColumn = 0; blockColumn < blocks; blockColumn++) {
-        const kernelOffset = row * size + blockColumn * n;
+        const k0 = (blockRow * n + i) * size + blockColumn * n;
+        const k1 = k0 + size;
+        const k2 = k1 + size;
+        const k3 = k2 + size;
         let l = Math.max(0, i - band);
-        // Eight rows of S at a time: C's row is read and written once for eight products.
-        for (; l + 7 < n; l += 8) {
-          const k = kernelOffset + l;
-          const v0 = kernel[k];
-          const v1 = kernel[k + 1];
-          const v2 = kernel[k + 2];
-          const v3 = kernel[k + 3];
-          const v4 = kernel[k + 4];
-          const v5 = kernel[k + 5];
-          const v6 = kernel[k + 6];
-          const v7 = kernel[k + 7];
+        for (; l + 3 < n; l += 4) {
+          const a0 = kernel[k0 + l];
+          const a1 = kernel[k0 + l + 1];
+          const a2 = kernel[k0 + l + 2];
+          const a3 = kernel[k0 + l + 3];
+          const b0 = kernel[k1 + l];
+          const b1 = kernel[k1 + l + 1];
+          const b2 = kernel[k1 + l + 2];
+          const b3 = kernel[k1 + l + 3];
+          const c0 = kernel[k2 + l];
+          const c1 = kernel[k2 + l + 1];
+          const c2 = kernel[k2 + l + 2];
+          const c3 = kernel[k2 + l + 3];
+          const d0 = kernel[k3 + l];
+          const d1 = kernel[k3 + l + 1];
+          const d2 = kernel[k3 + l + 2];
+          const d3 = kernel[k3 + l + 3];
           const s0 = (blockColumn * n + l) * columns;
-          const first = firstColumn(l, i);
+          const s1 = s0 + columns;
+          const s2 = s1 + columns;
+          const s3 = s2 + columns;
+          const first0 = firstColumn(l, i);
+          const first1 = firstColumn(l, i + 1);
+          const first2 = firstColumn(l, i + 2);
+          const shared = firstColumn(l, i + 3);
           for (let columnBlock = 0; columnBlock < columnBlocks; columnBlock++) {
-            const to = (columnBlock + 1) * width;
-            for (let c = columnBlock * width + first; c < to; c++) {
-              const s = s0 + c;
-              out[outOffset + c] +=
-                v0 * state[s] +
-                v1 * state[s + columns] +
-                v2 * state[s + 2 * columns] +
-                v3 * state[s + 3 * columns] +
-                v4 * state[s + 4 * columns] +
-                v5 * state[s + 5 * columns] +
-                v6 * state[s + 6 * columns] +
-                v7 * state[s + 7 * columns];
+            const base = columnBlock * width;
+            // The columns where the upper rows' bands start before the lowest row's.
+            for (let c = base + first0; c < base + shared; c++) {
+              const x0 = state[s0 + c];
+              const x1 = state[s1 + c];
+              const x2 = state[s2 + c];
+              const x3 = state[s3 + c];
+              out[o0 + c] += a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3;
+              if (c >= base + first1) out[o1 + c] += b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3;
+              if (c >= base + first2) out[o2 + c] += c0 * x0 + c1 * x1 + c2 * x2 + c3 * x3;
+            }
+            const to = base + width;
+            for (let c = base + shared; c < to; c++) {
+              const x0 = state[s0 + c];
+              const x1 = state[s1 + c];
+              const x2 = state[s2 + c];
+              const x3 = state[s3 + c];
+              out[o0 + c] += a0 * x0 + a1 * x1 + a2 * x2 + a3 * x3;
+              out[o1 + c] += b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3;
+              out[o2 + c] += c0 * x0 + c1 * x1 + c2 * x2 + c3 * x3;
+              out[o3 + c] += d0 * x0 + d1 * x1 + d2 * x2 + d3 * x3;
             }
           }
         }
-        for (; l < n; l++) {
-          const value = kernel[kernelOffset + l];
-          if (value === 0) continue;
-          const stateOffset = (blockColumn * n + l) * columns;
-          const first = firstColumn(l, i);
-          for (let columnBlock = 0; columnBlock < columnBlocks; columnBlock++) {
-            const to = (columnBlock + 1) * width;
-            for (let c = columnBlock * width + first; c < to; c++) {
-              out[outOffset + c] += value * state[stateOffset + c];
-            }
-          }
+        for (let row = 0; row < 4; row++) {
+          addRowTail(kernel, state, out, k0 + row * size, o0 + row * columns, l, n, blockColumn, {
+            columns,
+            columnBlocks,
+            width,
+            first: (from) => firstColumn(from, i + row),
+          });
         }
+      }
+    }
+    for (; i < n; i++) {
+      for (let blockColumn = 0; blockColumn < blocks; blockColumn++) {
+        const row = blockRow * n + i;
+        addRowTail(
+          kernel,
+          state,
+          out,
+          row * size + blockColumn * n,
+          row * columns,
+          Math.max(0, i - band),
+          n,
+          blockColumn,
+          { columns, columnBlocks, width, first: (from) => firstColumn(from, i) },
+        );
+      }
+    }
+  }
+}
+
+/** How a row of C is laid out in {@link multiplyBanded}. */
+interface RowLayout {
+  readonly columns: number;
+  readonly columnBlocks: number;
+  readonly width: number;
+  /** The first column within a column block that the row needs from row l of S. */
+  readonly first: (l: number) => number;
+}
+
+/** C's row += M's row (from `kernelOffset`) at columns l … n − 1 of a block times S's rows there. */
+function addRowTail(
+  kernel: Float64Array,
+  state: Float64Array,
+  out: Float64Array,
+  kernelOffset: number,
+  outOffset: number,
+  from: number,
+  n: number,
+  blockColumn: number,
+  { columns, columnBlocks, width, first }: RowLayout,
+): void {
+  for (let l = from; l < n; l++) {
+    const value = kernel[kernelOffset + l];
+    if (value === 0) continue;
+    const stateOffset = (blockColumn * n + l) * columns;
+    const start = first(l);
+    for (let columnBlock = 0; columnBlock < columnBlocks; columnBlock++) {
+      const to = (columnBlock + 1) * width;
+      for (let c = columnBlock * width + start; c < to; c++) {
+        out[outOffset + c] += value * state[stateOffset + c];
       }
     }
   }
