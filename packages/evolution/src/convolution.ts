@@ -85,7 +85,8 @@ export function convolutionMatrices(
             const j = start + a;
             const subtraction = m === i && j === i ? 1 : 0;
             matrix[row + j] +=
-              weight * (regular * stencils[stencil + a] + singular * (stencils[stencil + a] - subtraction));
+              weight *
+              (regular * stencils[stencil + a] + singular * (stencils[stencil + a] - subtraction));
           }
         });
       }

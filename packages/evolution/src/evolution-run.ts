@@ -158,13 +158,38 @@ interface StepWorkspace {
   readonly sum: Float64Array;
   /** R0 + a·R1, the size of the sector's kernel. */
   readonly kernelSum: Float64Array;
+  /** The [start, end) ranges of a term that can be non-zero, see {@link nonZeroRanges}. */
+  readonly ranges: Int32Array;
+}
+
+/**
+ * The [start, end) index ranges of a sector's terms that can be non-zero, in pairs: the whole
+ * array for PDFs; for an operator the entries of each (x out, x in) block from its lower band on
+ * (the rest stays zero through every step).
+ */
+function nonZeroRanges(sector: Sector, n: number, layout: StateLayout): Int32Array {
+  const size = sector.terms[0].length;
+  if (layout === 'dense' || size === 0) return Int32Array.of(0, size);
+  const { columns } = sector;
+  const ranges: number[] = [];
+  for (let row = 0; row < size / columns; row++) {
+    const lead = Math.max(0, (row % n) - layout);
+    for (let block = 0; block < columns / n; block++) {
+      const start = row * columns + block * n + lead;
+      if (ranges.length > 0 && ranges[ranges.length - 1] === start)
+        ranges[ranges.length - 1] += n - lead;
+      else ranges.push(start, start + n - lead);
+    }
+  }
+  return Int32Array.from(ranges);
 }
 
 /** A sector's workspace, allocated at its first step and kept while its terms keep their size. */
 function workspaceOf(
   workspaces: WeakMap<Sector, StepWorkspace>,
   sector: Sector,
-  kernelSize: number,
+  n: number,
+  layout: StateLayout,
 ): StepWorkspace {
   const size = sector.terms[0].length;
   const existing = workspaces.get(sector);
@@ -175,17 +200,26 @@ function workspaceOf(
     stage: arrays(termCount),
     slope: arrays(termCount),
     slopes: arrays(termCount),
-    products: arrays(3),
+    products: arrays(2),
     sum: new Float64Array(size),
-    kernelSum: new Float64Array(termCount === 3 ? kernelSize : 0),
+    kernelSum: new Float64Array(termCount === 3 ? (sector.blocks * n) ** 2 : 0),
+    ranges: nonZeroRanges(sector, n, layout),
   };
   workspaces.set(sector, workspace);
   return workspace;
 }
 
-/** out = x + b·y, element-wise. */
-function addScaled(out: Float64Array, x: Float64Array, b: number, y: Float64Array): void {
-  for (let i = 0; i < out.length; i++) out[i] = x[i] + b * y[i];
+/** out = x + b·y, element-wise, within `ranges` (see {@link nonZeroRanges}). */
+function addScaled(
+  out: Float64Array,
+  x: Float64Array,
+  b: number,
+  y: Float64Array,
+  ranges: Int32Array = Int32Array.of(0, out.length),
+): void {
+  for (let r = 0; r < ranges.length; r += 2) {
+    for (let i = ranges[r]; i < ranges[r + 1]; i++) out[i] = x[i] + b * y[i];
+  }
 }
 
 /**
@@ -215,22 +249,23 @@ function derivative(
   const expansion = kernels.truncated.map((matrices) => matrices[sector.kind]);
   if (terms.length === 3) {
     const [r0, r1, r2] = expansion;
-    const { sum, kernelSum } = workspace;
+    const { sum, kernelSum, ranges } = workspace;
     const a2 = a * a;
     addScaled(kernelSum, r0, a, r1);
-    addScaled(sum, terms[0], 1, terms[1]);
-    const [r0y0, r1y1, mixed] = products;
-    product(r0, terms[0], r0y0);
+    addScaled(sum, terms[0], 1, terms[1], ranges);
+    const [r1y1, mixed] = products;
+    product(r0, terms[0], slope[0]);
     product(r1, terms[1], r1y1);
     product(kernelSum, sum, mixed);
     product(r0, terms[2], slope[2]);
     product(r2, terms[0], slope[1]);
     const [s0, s1, s2] = slope;
-    for (let i = 0; i < s0.length; i++) {
-      const p11 = a * r1y1[i];
-      s2[i] += p11 + a2 * s1[i];
-      s1[i] = mixed[i] - r0y0[i] - p11;
-      s0[i] = r0y0[i];
+    for (let r = 0; r < ranges.length; r += 2) {
+      for (let i = ranges[r]; i < ranges[r + 1]; i++) {
+        const p11 = a * r1y1[i];
+        s2[i] += p11 + a2 * s1[i];
+        s1[i] = mixed[i] - s0[i] - p11;
+      }
     }
     return;
   }
@@ -264,7 +299,6 @@ function evolveSectors(
   if (u0 === u1) return;
   const steps = Math.max(1, Math.ceil(Math.abs(u1 - u0) / maxStep));
   const h = (u1 - u0) / steps;
-  const kernelSize = (blocks: number) => blocks * blocks * n * n;
   for (let step = 0; step < steps; step++) {
     const u = u0 + step * h;
     const kernelAt = (uu: number) => kernels.exact?.(Math.exp(uu));
@@ -280,23 +314,36 @@ function evolveSectors(
       { a: Math.exp(u + h), kernel: end, weight: 1, next: 0 },
     ];
     for (const sector of sectors) {
-      const workspace = workspaceOf(workspaces, sector, kernelSize(sector.blocks));
-      const { stage, slope, slopes } = workspace;
+      const workspace = workspaceOf(workspaces, sector, n, layout);
+      const { stage, slope, slopes, ranges } = workspace;
       const x0 = sector.terms;
       stages.forEach(({ a, kernel, weight, next }, index) => {
-        const at = index === 0 ? x0 : stage;
-        derivative(sector, at, kernels, a, kernel, n, band, layout, workspace);
+        derivative(
+          sector,
+          index === 0 ? x0 : stage,
+          kernels,
+          a,
+          kernel,
+          n,
+          band,
+          layout,
+          workspace,
+        );
         x0.forEach((term, j) => {
           const k = slope[j];
           const total = slopes[j];
-          if (index === 0) total.set(k);
-          else if (weight === 2) for (let i = 0; i < k.length; i++) total[i] += 2 * k[i];
-          else for (let i = 0; i < k.length; i++) total[i] += k[i];
-          if (next !== 0) addScaled(stage[j], term, next, k);
+          const to = stage[j];
+          for (let r = 0; r < ranges.length; r += 2) {
+            for (let i = ranges[r]; i < ranges[r + 1]; i++) {
+              if (index === 0) total[i] = k[i];
+              else total[i] += weight === 2 ? 2 * k[i] : k[i];
+              if (next !== 0) to[i] = term[i] + next * k[i];
+            }
+          }
         });
       });
       x0.forEach((term, j) => {
-        addScaled(term, term, h / 6, slopes[j]);
+        addScaled(term, term, h / 6, slopes[j], ranges);
       });
     }
   }
@@ -564,7 +611,10 @@ export function runEvolution(
   qGrid: readonly number[],
   initial: InitialSectors,
   onScale: (step: EvolutionStep) => void,
-  matrices: KernelMatrices = localKernelMatrices(kernelMatrixPlanOf(card, setup, qGrid), setup.basis),
+  matrices: KernelMatrices = localKernelMatrices(
+    kernelMatrixPlanOf(card, setup, qGrid),
+    setup.basis,
+  ),
 ): void {
   const { basis, method, maxStep, nf0, thresholds2 } = setup;
   const n = basis.xGrid.length;
