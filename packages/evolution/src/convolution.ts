@@ -77,7 +77,8 @@ export function convolutionMatrices(
         // dz = z·d(ln y)
         const weight = measure[node] * z;
         const stencil = node * width;
-        kernels.forEach((kernel, k) => {
+        for (let k = 0; k < kernels.length; k++) {
+          const kernel = kernels[k];
           const matrix = matrices[k];
           const regular = kernel.regular(z);
           const singular = kernel.plus === 0 ? 0 : kernel.plus / (1 - z);
@@ -88,7 +89,7 @@ export function convolutionMatrices(
               weight *
               (regular * stencils[stencil + a] + singular * (stencils[stencil + a] - subtraction));
           }
-        });
+        }
       }
     }
     kernels.forEach((kernel, k) => {

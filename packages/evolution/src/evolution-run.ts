@@ -334,10 +334,19 @@ function evolveSectors(
           const total = slopes[j];
           const to = stage[j];
           for (let r = 0; r < ranges.length; r += 2) {
-            for (let i = ranges[r]; i < ranges[r + 1]; i++) {
-              if (index === 0) total[i] = k[i];
-              else total[i] += weight === 2 ? 2 * k[i] : k[i];
-              if (next !== 0) to[i] = term[i] + next * k[i];
+            const end = ranges[r + 1];
+            if (index === 0) {
+              for (let i = ranges[r]; i < end; i++) {
+                total[i] = k[i];
+                to[i] = term[i] + next * k[i];
+              }
+            } else if (next !== 0) {
+              for (let i = ranges[r]; i < end; i++) {
+                total[i] += weight * k[i];
+                to[i] = term[i] + next * k[i];
+              }
+            } else {
+              for (let i = ranges[r]; i < end; i++) total[i] += weight * k[i];
             }
           }
         });
