@@ -81,35 +81,78 @@ function subMatrix(
   return out;
 }
 
-/** The operator's flavour blocks at the current scale. */
-function recordBlocks(state: EvolutionState, nf0: number, nf: number, n: number): OperatorBlock[] {
+/** The evolved sectors of an operator at one scale, each an (x out, x in) matrix. */
+export interface ScaleMatrices {
+  readonly sigmaFromSigma: Float64Array;
+  readonly sigmaFromGluon: Float64Array;
+  readonly gluonFromSigma: Float64Array;
+  readonly gluonFromGluon: Float64Array;
+  readonly valence: Float64Array;
+  /** T_k of the quarks active at Q0 (all share one matrix). */
+  readonly plus: Float64Array;
+  /** V_k of the quarks active at Q0. */
+  readonly minus: Float64Array;
+  /** Each heavy quark switched on after Q0, by the number of flavours it completes. */
+  readonly heavy: ReadonlyMap<
+    number,
+    {
+      readonly plusFromSigma: Float64Array;
+      readonly plusFromGluon: Float64Array;
+      readonly minus: Float64Array;
+    }
+  >;
+}
+
+/** The matrices of an evolution state at one scale (copies: the state evolves on). */
+function scaleMatricesOf(state: EvolutionState, n: number): ScaleMatrices {
+  const singlet = sumTerms(state.singlet.terms);
+  return {
+    sigmaFromSigma: subMatrix(singlet, 2 * n, 0, n, 0, n),
+    sigmaFromGluon: subMatrix(singlet, 2 * n, 0, n, n, 2 * n),
+    gluonFromSigma: subMatrix(singlet, 2 * n, n, 2 * n, 0, n),
+    gluonFromGluon: subMatrix(singlet, 2 * n, n, 2 * n, n, 2 * n),
+    valence: sumTerms(state.valence.terms),
+    plus: sumTerms(state.plus.terms),
+    minus: sumTerms(state.minus.terms),
+    heavy: new Map(
+      [...state.heavy].map(([flavours, { plus, minus }]) => {
+        const heavyPlus = sumTerms(plus.terms);
+        return [
+          flavours,
+          {
+            plusFromSigma: subMatrix(heavyPlus, 2 * n, 0, n, 0, n),
+            plusFromGluon: subMatrix(heavyPlus, 2 * n, 0, n, n, 2 * n),
+            minus: sumTerms(minus.terms),
+          },
+        ];
+      }),
+    ),
+  };
+}
+
+/** The operator's flavour blocks at one scale with nf active flavours (nf0 at Q0). */
+export function operatorBlocks(matrices: ScaleMatrices, nf0: number, nf: number): OperatorBlock[] {
   const sigma = evolutionIndex('Sigma');
   const gluon = evolutionIndex('g');
   const valence = evolutionIndex('V');
-  const singlet = sumTerms(state.singlet.terms);
-  const sigmaFromSigma = subMatrix(singlet, 2 * n, 0, n, 0, n);
-  const sigmaFromGluon = subMatrix(singlet, 2 * n, 0, n, n, 2 * n);
-  const valenceBlock = sumTerms(state.valence.terms);
+  const { sigmaFromSigma, sigmaFromGluon, valence: valenceBlock, plus, minus } = matrices;
   const blocks: OperatorBlock[] = [
     { output: sigma, input: sigma, matrix: sigmaFromSigma },
     { output: sigma, input: gluon, matrix: sigmaFromGluon },
-    { output: gluon, input: sigma, matrix: subMatrix(singlet, 2 * n, n, 2 * n, 0, n) },
-    { output: gluon, input: gluon, matrix: subMatrix(singlet, 2 * n, n, 2 * n, n, 2 * n) },
+    { output: gluon, input: sigma, matrix: matrices.gluonFromSigma },
+    { output: gluon, input: gluon, matrix: matrices.gluonFromGluon },
     { output: valence, input: valence, matrix: valenceBlock },
   ];
-  const plus = sumTerms(state.plus.terms);
-  const minus = sumTerms(state.minus.terms);
   for (let flavours = 2; flavours <= 6; flavours++) {
     const { plus: t, minus: v } = nonSingletIndices(flavours);
-    const heavy = state.heavy.get(flavours);
+    const heavy = matrices.heavy.get(flavours);
     if (flavours <= nf0) {
       blocks.push({ output: t, input: t, matrix: plus }, { output: v, input: v, matrix: minus });
     } else if (heavy !== undefined && flavours <= nf) {
-      const heavyPlus = sumTerms(heavy.plus.terms);
       blocks.push(
-        { output: t, input: sigma, matrix: subMatrix(heavyPlus, 2 * n, 0, n, 0, n) },
-        { output: t, input: gluon, matrix: subMatrix(heavyPlus, 2 * n, 0, n, n, 2 * n) },
-        { output: v, input: valence, matrix: sumTerms(heavy.minus.terms) },
+        { output: t, input: sigma, matrix: heavy.plusFromSigma },
+        { output: t, input: gluon, matrix: heavy.plusFromGluon },
+        { output: v, input: valence, matrix: heavy.minus },
       );
     } else {
       blocks.push(
@@ -160,7 +203,7 @@ export function buildEvolutionOperator(
       minus: square,
     },
     (step) => {
-      recorder.record(step.state, step.nf, step.alphaS);
+      recorder.record(scaleMatricesOf(step.state, n), step.nf, step.alphaS);
     },
   );
   return recorder.operator();
@@ -177,16 +220,15 @@ export function operatorRecorder(
   setup: EvolutionSetup,
   qGrid: readonly number[],
 ): {
-  record(state: EvolutionState, nf: number, alphaS: number): void;
+  record(matrices: ScaleMatrices, nf: number, alphaS: number): void;
   operator(): EvolutionOperator;
 } {
-  const n = setup.basis.xGrid.length;
   const blocks: OperatorBlock[][] = [];
   const activeFlavours: number[] = [];
   const alphaS: number[] = [];
   return {
-    record(state, nf, value) {
-      blocks.push(recordBlocks(state, setup.nf0, nf, n));
+    record(matrices, nf, value) {
+      blocks.push(operatorBlocks(matrices, setup.nf0, nf));
       activeFlavours.push(nf);
       alphaS.push(value);
     },

@@ -1,12 +1,11 @@
+import type { ScaleMatrices } from './evolution-operator.js';
 import {
   evolutionSetup,
   kernelMatrixPlanOf,
   runEvolution,
   sumTerms,
   type EvolutionOptions,
-  type EvolutionState,
   type InitialSectors,
-  type Sector,
 } from './evolution-run.js';
 import { sharedKernelMatrices, type SharedKernelMemory } from './shared-kernel-matrices.js';
 import type { TheoryCard } from './theory-card.js';
@@ -117,28 +116,10 @@ export function runOperatorPart(
   );
 }
 
-/** [left | right] for row-major (rows, leftColumns) and (rows, rightColumns). */
-function besideEachOther(left: Float64Array, right: Float64Array, rows: number): Float64Array {
-  const leftColumns = left.length / rows;
-  const rightColumns = right.length / rows;
-  const width = leftColumns + rightColumns;
-  const out = new Float64Array(rows * width);
-  for (let row = 0; row < rows; row++) {
-    out.set(left.subarray(row * leftColumns, (row + 1) * leftColumns), row * width);
-    out.set(
-      right.subarray(row * rightColumns, (row + 1) * rightColumns),
-      row * width + leftColumns,
-    );
-  }
-  return out;
-}
-
-function sectorOf(kind: Sector['kind'], blocks: number, matrix: Float64Array, n: number): Sector {
-  return { kind, blocks, columns: matrix.length / (blocks * n), terms: [matrix] };
-}
-
 /**
- * The whole operator's state at one scale from its two halves there.
+ * The whole operator's matrices at one scale from its two halves there. Each half's singlet is
+ * (Σ and g out: 2x, its input: x), so its upper and lower halves are the blocks of Σ and of g;
+ * the other matrices are taken as they are.
  *
  * @param quarkSinglet - the `quarkSinglet` half's step
  * @param gluon - the `gluon` half's step at the same scale
@@ -147,24 +128,25 @@ export function joinOperatorParts(
   quarkSinglet: OperatorPartStep,
   gluon: OperatorPartStep,
   n: number,
-): EvolutionState {
+): ScaleMatrices {
   const gluonHeavy = new Map(gluon.heavy.map((heavy) => [heavy.flavours, heavy]));
   return {
-    singlet: sectorOf('singlet', 2, besideEachOther(quarkSinglet.singlet, gluon.singlet, 2 * n), n),
-    valence: sectorOf('nsValence', 1, quarkSinglet.valence, n),
-    plus: sectorOf('nsPlus', 1, gluon.plus, n),
-    minus: sectorOf('nsMinus', 1, gluon.minus, n),
+    sigmaFromSigma: quarkSinglet.singlet.slice(0, n * n),
+    sigmaFromGluon: gluon.singlet.slice(0, n * n),
+    gluonFromSigma: quarkSinglet.singlet.slice(n * n),
+    gluonFromGluon: gluon.singlet.slice(n * n),
+    valence: quarkSinglet.valence,
+    plus: gluon.plus,
+    minus: gluon.minus,
     heavy: new Map(
-      quarkSinglet.heavy.map(({ flavours, plus, minus }) => {
-        const fromGluon = gluonHeavy.get(flavours)?.plus ?? new Float64Array(plus.length);
-        return [
-          flavours,
-          {
-            plus: sectorOf('nsPlus', 1, besideEachOther(plus, fromGluon, n), n),
-            minus: sectorOf('nsMinus', 1, minus, n),
-          },
-        ];
-      }),
+      quarkSinglet.heavy.map(({ flavours, plus, minus }) => [
+        flavours,
+        {
+          plusFromSigma: plus,
+          plusFromGluon: gluonHeavy.get(flavours)?.plus ?? new Float64Array(plus.length),
+          minus,
+        },
+      ]),
     ),
   };
 }
