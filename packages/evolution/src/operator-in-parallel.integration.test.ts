@@ -12,7 +12,7 @@ import { toyTheoryCard, toyTheoryCardText, X_GRID } from './toy-proton.fixture.j
 
 const DIST = new URL('../dist/', import.meta.url);
 const Q_GRID = [1.4, 3, 4.92, 4.92, 50];
-const OVERRIDES = 'PTO: 1\n';
+const OVERRIDES = '';
 
 /** The sha256 of an operator's block structure and bytes. */
 function digest(operator: EvolutionOperator): string {
