@@ -75,10 +75,12 @@ async function partsInWorkers(
 /**
  * {@link buildEvolutionOperator} on two threads: the operator's columns split into the halves of
  * {@link OperatorPart}, each evolved in a worker thread, then joined — the same operator, bit for
- * bit, sooner where two cores are free (theory 200 at NNLO on NNPDF4.0's grid: 11.9 s against
- * 14.8 s on one thread, on a 2-vCPU virtual machine). Where the package runs from its
+ * bit, sooner where two cores are free: each worker does about half the work (theory 200 at NNLO
+ * on NNPDF4.0's grid, a 2-vCPU virtual machine: 12.2 s of CPU time for both against 9.5 s on one
+ * thread, the threads slowing each other down). The two workers compute the kernel matrices
+ * together, each its share, in shared memory. Where the package runs from its
  * TypeScript sources (no compiled worker beside this module) the halves run one after the other
- * on this thread.
+ * on this thread, each computing the kernel matrices.
  *
  * @param card - the theory card
  * @param options - the grids and numerical settings
