@@ -37,11 +37,29 @@
  * (`fkTranspose: 'auto'`): recomputing costs ~1 % at R = 100 and up to 3× at R = 1 on the big
  * hadronic table, and halves its memory — wasm's whole heap is 4 GB.
  *
+ * Zero rows: a hadronic table's (channel, x1, x2) rows that are zero for every data point
+ * (kinematic limits) are dropped on the generic path when they are a large enough share
+ * ({@link MIN_DROPPED_ROW_SHARE}: half on wasm; every table on cpu, whose broadcast kernels the
+ * compact path's loops beat) and contracted by {@link compactLuminosityContraction}. On the real
+ * ATLAS tt̄ table (16 % zero rows), forward + backward, CPU ms, dense → compact: cpu 25.5 → 1.9
+ * (R = 1), 222 → 8.3 (R = 10), 2,127 → 84 (R = 100); wasm keeps it dense (compact 0.5–0.6× at
+ * R = 10 and 100).
+ *
  * Precision: wasm's matrix product accumulates its inner dimension sequentially in float32;
  * over the 100,000-term contraction of the hadronic table above (positive terms) the largest
  * relative error was 1.2·10⁻⁵ on wasm, 1.5·10⁻⁶ on cpu.
  */
 export { combineOperands } from './compound.js';
+export {
+  CachedCompaction,
+  CompactLuminosity,
+  compactFkValues,
+  compactLuminosityContraction,
+  compactLuminosityRows,
+  MIN_DROPPED_ROW_SHARE,
+  minDroppedRowShare,
+  type CompactLuminosityRows,
+} from './compact-luminosity.js';
 export {
   DIS_FORMULATIONS,
   FK_TRANSPOSE_STORAGES,
