@@ -13,9 +13,9 @@ import {
  * The smallest share of a hadronic table's (channel, x1, x2) rows that must be zero for every
  * data point before {@link CachedCompaction} drops them, by backend (`auto`). On `wasm` the dense
  * luminosity product runs in SIMD kernels and the compact path's loops and copies cost more per
- * row: measured break-even ~55 % zero rows for tables of one point, ~40 % for 30 points, ~20 %
- * for 100. On `cpu` the compact path's loops beat tfjs-cpu's broadcast products and reductions
- * even with nothing to drop (13–27× in CPU time on the real tt̄ table, 2.7–3.5× on
+ * row: measured break-even (CPU time, R = 10 and 100) ~50 % zero rows for tables of one
+ * point, ~30 % for 30 points, ~20 % for 100. On `cpu` the compact path's loops beat tfjs-cpu's broadcast products and reductions
+ * even with nothing to drop (16–24× in CPU time on the real tt̄ table, 2.7–3.5× on
  * `nnpdf40-sparse`'s tables), so every table takes it. Other backends (tfjs-node) keep every
  * table dense: unmeasured. See `bench/README.md`, zero rows on the generic path.
  */

@@ -40,10 +40,17 @@
  * Zero rows: a hadronic table's (channel, x1, x2) rows that are zero for every data point
  * (kinematic limits) are dropped on the generic path when they are a large enough share
  * ({@link MIN_DROPPED_ROW_SHARE}: half on wasm; every table on cpu, whose broadcast kernels the
- * compact path's loops beat) and contracted by {@link compactLuminosityContraction}. On the real
- * ATLAS tt̄ table (16 % zero rows), forward + backward, CPU ms, dense → compact: cpu 25.5 → 1.9
- * (R = 1), 222 → 8.3 (R = 10), 2,127 → 84 (R = 100); wasm keeps it dense (compact 0.5–0.6× at
- * R = 10 and 100).
+ * compact kernels beat) and contracted by {@link compactLuminosityContraction}. Forward +
+ * backward, median CPU ms, dense → compact, interleaved on the shared 2-core VM (load 7–12):
+ *
+ * | tables | zero rows | backend | R=1 | R=10 | R=100 |
+ * |---|---|---|---|---|---|
+ * | ATLAS tt̄ 13 TeV (theory 200) | 16 % | cpu | 23.7 → 1.5 | 217 → 10.3 | 2,187 → 92 |
+ * | | | wasm | 1.11 → 0.78 | 3.56 → 4.45 | 28.1 → 35.3 |
+ * | `nnpdf40-sparse`'s 42 hadronic | 7.2 % | cpu | 2,054 → 751 | 17,662 → 5,045 | — |
+ * | | | wasm | 136 → 121 | 469 → 515 | 3,407 → 4,007 |
+ *
+ * (wasm keeps both dense by default.)
  *
  * Precision: wasm's matrix product accumulates its inner dimension sequentially in float32;
  * over the 100,000-term contraction of the hadronic table above (positive terms) the largest
