@@ -210,6 +210,37 @@ function realTableZeroBlockTable(results: readonly BenchResult[]): string {
   );
 }
 
+/** The generic path with the all-zero rows of hadronic tables dropped against dense. */
+function genericZeroRowTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    result.genericZeroRows.map((entry) => [
+      result.backend.name,
+      entry.name,
+      String(entry.tables),
+      formatNumber(entry.rows),
+      `${formatNumber(100 * entry.zeroRowShare)} %`,
+      String(entry.replicas),
+      `${formatNumber(entry.denseMs)} (${formatNumber(entry.denseCpuMs)})`,
+      `${formatNumber(entry.compactMs)} (${formatNumber(entry.compactCpuMs)})`,
+      `${formatNumber(entry.denseMs / entry.compactMs)}×`,
+    ]),
+  );
+  return table(
+    [
+      'backend',
+      'tables',
+      'count',
+      'rows',
+      'zero rows',
+      'R',
+      'dense ms (CPU ms)',
+      'zero rows dropped ms (CPU ms)',
+      'gain',
+    ],
+    rows,
+  );
+}
+
 /** Median step of every backend against wasm's, for the configurations both measured. */
 function wasmSpeedupTable(results: readonly BenchResult[]): string {
   const wasm = results.find((result) => result.backend.name === 'wasm');
@@ -388,6 +419,7 @@ export function resultsMarkdown(results: readonly BenchResult[], date?: string):
     `## Matrix products against the backend's sgemm and the BLAS's raw peak (same run)\n\n${throughputTable(results)}`,
     `## Zero blocks skipped: nnpdf40-sparse against its dense twin\n\n${zeroBlockTable(results)}`,
     `## Zero blocks skipped on real tables (forward + backward, native)\n\n${realTableZeroBlockTable(results)}`,
+    `## Zero rows dropped on the generic path (forward + backward, wasm and cpu)\n\n${genericZeroRowTable(results)}`,
     `## Speed-up over wasm (median step)\n\n${wasmSpeedupTable(results)}`,
     `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
     `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,

@@ -151,6 +151,23 @@ export const realTableZeroBlocksSchema = z.strictObject({
   replicas: positiveCount,
 });
 
+/**
+ * The generic path (wasm, cpu) on a group of hadronic tables at one R, dense against with the
+ * all-zero (channel, x1, x2) rows dropped: sums over the tables of median ms.
+ */
+export const genericZeroRowsSchema = z.strictObject({
+  /** A real table's file, or `<workload> hadronic`. */
+  name: z.string(),
+  tables: positiveCount,
+  rows: positiveCount,
+  zeroRowShare: z.number().min(0).max(1),
+  replicas: positiveCount,
+  denseMs: z.number().positive(),
+  compactMs: z.number().positive(),
+  denseCpuMs: z.number().nonnegative(),
+  compactCpuMs: z.number().nonnegative(),
+});
+
 /** `tf.matMul` of two `(n, n)` float32 matrices on the backend: its float32 peak. */
 export const sgemmSchema = z.strictObject({
   size: positiveCount,
@@ -288,6 +305,11 @@ export const benchResultSchema = z.strictObject({
   blasPeak: blasPeakSchema.nullable(),
   /** The zero-block gain on the shared data's real hadronic tables (native; else empty). */
   realTableZeroBlocks: z.array(realTableZeroBlocksSchema),
+  /**
+   * The zero-row gain of the generic path on the real tables and the sparse workloads (not
+   * native; else empty; missing in results written before it was measured).
+   */
+  genericZeroRows: z.array(genericZeroRowsSchema).default([]),
   configurations: z.array(configurationSchema),
   ratios: z.array(ratioSchema),
   /** The process's peak resident set size (`maxRSS`), MB. */

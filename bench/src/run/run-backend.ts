@@ -26,10 +26,19 @@ import { loadAverage, machineInfo } from './machine.js';
 import { measureConfiguration } from './measure-configuration.js';
 import { measureSgemmThroughput } from '../measure/sgemm-throughput.js';
 import { wasmMemoryProblem } from './wasm-memory.js';
-import { measureRealTableZeroBlocks } from '../zero-blocks/real-tables.js';
+import { toFkTensor } from '@partonfit/fktables';
+import {
+  hadronicTables,
+  measureGenericZeroRowsWithinBudget,
+  type GenericZeroRows,
+} from '../zero-blocks/generic-path.js';
+import { loadRealHadronicTables, measureRealTableZeroBlocks } from '../zero-blocks/real-tables.js';
 
 /** Integration points of the sum rules: the trainer's default 100-point Gauss–Legendre grid. */
 export const INTEGRATION_POINTS = 100;
+
+/** Timed calls per variant, table and R of the generic path's zero-row measurement. */
+export const ZERO_ROWS_REPEATS = 5;
 
 function workloadEntry(workload: BenchWorkload, integration: IntegrationGrid): WorkloadResult {
   const { spec, counts, runcard } = workload;
@@ -145,6 +154,28 @@ export async function runBackend(
       `${entry.table}: ${(100 * entry.zeroFraction).toFixed(0)} % zeros, ${entry.denseMs.toFixed(2)} → ${entry.sparseMs.toFixed(2)} ms`,
     );
   }
+  const genericZeroRows: GenericZeroRows[] = [];
+  const measuresZeroRows = selection.backend !== 'native' && !options.skip.has('zero-blocks');
+  const measureZeroRows = (name: string, tables: ReturnType<typeof hadronicTables>) => {
+    const entries = measureGenericZeroRowsWithinBudget(
+      { name, tables },
+      options.replicas,
+      Math.min(options.steps, ZERO_ROWS_REPEATS),
+      options.budgetSeconds,
+    );
+    for (const entry of entries) {
+      prefix(
+        `${name} R=${entry.replicas}: ${(100 * entry.zeroRowShare).toFixed(0)} % zero rows, ${entry.denseMs.toFixed(2)} → ${entry.compactMs.toFixed(2)} ms with them dropped`,
+      );
+    }
+    genericZeroRows.push(...entries);
+  };
+  if (measuresZeroRows) {
+    for (const { file, table } of await loadRealHadronicTables(SHARED_DATA_FOLDER)) {
+      const tensor = toFkTensor(table, 0);
+      if (tensor.kind === 'hadronic') measureZeroRows(file, [tensor]);
+    }
+  }
   const workloads: WorkloadResult[] = [];
   let configurations: ConfigurationResult[] = [];
   const ratios: RatioResult[] = [];
@@ -163,6 +194,9 @@ export async function runBackend(
       Array.from({ length: maxReplicas }, (_, r) => r + 1),
     );
     workloads.push(workloadEntry(workload, integration));
+    if (measuresZeroRows && spec.hadronicKinematics !== undefined) {
+      measureZeroRows(`${name} hadronic`, hadronicTables(workload.inputs));
+    }
     let reference: { replicas: number; median: number } | undefined;
     for (const replicas of options.replicas) {
       const projected =
@@ -228,6 +262,7 @@ export async function runBackend(
     sgemm,
     blasPeak,
     realTableZeroBlocks,
+    genericZeroRows,
     configurations,
     ratios,
     peakRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20,

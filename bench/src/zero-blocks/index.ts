@@ -1,4 +1,12 @@
 export {
+  hadronicTables,
+  measureGenericZeroRows,
+  measureGenericZeroRowsWithinBudget,
+  type GenericZeroRows,
+  type HadronicTableGroup,
+} from './generic-path.js';
+export {
+  loadRealHadronicTables,
   measureRealTableZeroBlocks,
   realHadronicTables,
   type RealTableZeroBlocks,

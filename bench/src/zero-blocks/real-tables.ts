@@ -31,8 +31,11 @@ export async function realHadronicTables(sharedData: string): Promise<string[]> 
   return (await loadRealHadronicTables(sharedData)).map(({ file }) => file);
 }
 
-/** The hadronic legacy FK tables of the shared data with their files, each read once. */
-async function loadRealHadronicTables(
+/**
+ * The hadronic legacy FK tables of every `theory_*` folder of the shared data with their files
+ * (relative to the folder), each read once; none when the folder is missing.
+ */
+export async function loadRealHadronicTables(
   sharedData: string,
 ): Promise<{ file: string; table: HadronicFkTable }[]> {
   if (!existsSync(sharedData)) return [];

@@ -8,6 +8,7 @@ import {
   matMulConstantLowMemory,
 } from '../ops/index.js';
 import { hasFusedLuminosityKernels } from '@partonfit/backend';
+import { CachedCompaction, compactLuminosityContraction } from './compact-luminosity.js';
 import { flavourLuminosityContraction, luminosityContraction } from './luminosity-contraction.js';
 import type { FkLayout } from './observable-layout.js';
 
@@ -31,7 +32,9 @@ export const DIS_FORMULATIONS: readonly DisFormulation[] = ['compact', 'padded']
  *   flavours straight from the PDF; elsewhere per-channel factors of the first and second
  *   proton by two constant one-hot products `(replicas · x, 14) @ (14, channel)`, their outer
  *   product in x to the luminosity `(replicas, channel · x1 · x2)` and one plain 2-D product
- *   ({@link luminosityContraction}), with a backward that keeps no luminosity;
+ *   ({@link luminosityContraction}), with a backward that keeps no luminosity — or, when enough
+ *   of the table's rows are zero for every data point, only the non-zero rows
+ *   ({@link compactLuminosityContraction});
  * - `padded`: the outer product of the full 14-flavour PDF, `(replicas, x1 · x2 · 14 · 14)`, and
  *   one plain 2-D product with the FK padded to all 196 flavour pairs;
  * - `two-step`: the second proton is contracted first, per channel, by a batched product
@@ -184,16 +187,22 @@ export class FkConvolution {
   readonly keepsTranspose: boolean;
   private readonly plan: Plan;
   private readonly transposeCache: CachedTranspose;
+  private readonly compaction: CachedCompaction | undefined;
 
   /**
    * @param table - the table's layout (sizes, x range, channels)
    * @param formulations - the formulation for each table kind
    * @param storage - whether the FK transpose is kept for the backward pass
+   * @param minDroppedRowShare - a hadronic table in the `luminosity` formulation on a backend
+   *   without the fused kernels drops its all-zero (channel, x1, x2) rows when at least this
+   *   share of them is zero ({@link compactLuminosityContraction}); above 1: never; `auto`:
+   *   the active backend's break-even (`MIN_DROPPED_ROW_SHARE`)
    */
   constructor(
     readonly table: FkLayout,
     formulations: Formulations,
     storage: FkTransposeStorage = 'auto',
+    minDroppedRowShare: number | 'auto' = 'auto',
   ) {
     this.plan = makePlan(table, formulations);
     const twoStep = this.plan.formulation === 'two-step';
@@ -201,6 +210,21 @@ export class FkConvolution {
     this.keepsTranspose =
       twoStep || storage === 'keep' || (storage === 'auto' && size <= KEEP_TRANSPOSE_MAX_VALUES);
     this.transposeCache = new CachedTranspose(twoStep ? [0, 2, 1] : [1, 0]);
+    this.compaction =
+      table.kind === 'hadronic' && this.plan.formulation === 'luminosity'
+        ? new CachedCompaction(table.channels, table.nx, minDroppedRowShare, this.keepsTranspose)
+        : undefined;
+  }
+
+  /**
+   * Drops a hadronic table's zero rows now, from values the caller has, where the active
+   * backend's share says so (else at the first {@link FkConvolution.apply}, reading them back).
+   *
+   * @param fk - the FK tensor, shaped as {@link fkTensorShape} says
+   * @param values - its values, laid out as {@link fkTensorValues} gives them
+   */
+  prepare(fk: tf.Tensor, values: Float32Array): void {
+    this.compaction?.of(fk as tf.Tensor2D, values);
   }
 
   /** The formulation in use for this table's kind. */
@@ -229,8 +253,10 @@ export class FkConvolution {
         if (hasFusedLuminosityKernels() && this.table.kind === 'hadronic') {
           return flavourLuminosityContraction(slice, this.table.channels, fk as tf.Tensor2D);
         }
-        const byX = (selected: tf.Tensor2D) => tf.reshape<tf.Rank.R3>(selected, [-1, nx, channels]);
         const fkMatrix = fk as tf.Tensor2D;
+        const compact = this.compaction?.of(fkMatrix);
+        if (compact !== undefined) return compactLuminosityContraction(slice, compact);
+        const byX = (selected: tf.Tensor2D) => tf.reshape<tf.Rank.R3>(selected, [-1, nx, channels]);
         return luminosityContraction(
           byX(plan.first.multiply(rows)),
           byX(plan.second.multiply(rows)),
@@ -279,7 +305,7 @@ export class FkConvolution {
     return tf.sum<tf.Tensor2D>(terms, [0, 2]);
   }
 
-  /** Releases the selections and the cached transpose. */
+  /** Releases the selections, the cached transpose and the compact table. */
   dispose(): void {
     if (this.plan.formulation === 'compact') this.plan.selection.dispose();
     if (this.plan.formulation === 'luminosity' || this.plan.formulation === 'two-step') {
@@ -287,5 +313,6 @@ export class FkConvolution {
       this.plan.second.dispose();
     }
     this.transposeCache.dispose();
+    this.compaction?.dispose();
   }
 }

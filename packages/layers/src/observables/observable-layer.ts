@@ -117,29 +117,34 @@ export class ObservableLayer extends tfl.layers.Layer {
       }
     }
     this.fkWeights = this.observable.operands.map((operand, i) =>
-      operand.map((table, j) => {
-        const shape = fkTensorShape(table, this.formulations);
-        const weight = this.addWeight(
+      operand.map((table, j) =>
+        this.addWeight(
           `fk_${i}_${j}`,
-          shape,
+          fkTensorShape(table, this.formulations),
           'float32',
           tfl.initializers.zeros(),
           undefined,
           false,
-        );
+        ),
+      ),
+    );
+    this.convolutions = this.observable.operands.map((operand, i) =>
+      operand.map((table, j) => {
+        const convolution = new FkConvolution(table, this.formulations, this.fkTranspose);
         const values = this.pendingValues?.operands[i]?.[j];
         if (values !== undefined) {
+          const weight = this.fkWeights[i][j];
+          const laidOut = fkTensorValues(values, this.formulations);
+          const shape = fkTensorShape(table, this.formulations);
           tf.tidy(() => {
-            weight.write(tf.tensor(fkTensorValues(values, this.formulations), shape, 'float32'));
+            weight.write(tf.tensor(laidOut, shape, 'float32'));
           });
+          convolution.prepare(weight.read(), laidOut);
         }
-        return weight;
+        return convolution;
       }),
     );
     this.pendingValues = undefined;
-    this.convolutions = this.observable.operands.map((operand) =>
-      operand.map((table) => new FkConvolution(table, this.formulations, this.fkTranspose)),
-    );
     this.built = true;
   }
 
