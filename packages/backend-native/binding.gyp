@@ -9,6 +9,7 @@
         "native/fast_math.cc",
         "native/layout.cc",
         "native/luminosity.cc",
+        "native/luminosity_planes.cc",
         "native/matmul.cc",
         "native/own_blas.cc",
         "native/peak.cc",

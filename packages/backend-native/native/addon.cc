@@ -13,6 +13,7 @@
 #include "elementwise.h"
 #include "layout.h"
 #include "luminosity.h"
+#include "luminosity_planes.h"
 #include "peak.h"
 #include "matmul.h"
 #include "reduce.h"
@@ -117,6 +118,7 @@ Napi::Value Info(const Napi::CallbackInfo& info) {
   result.Set("blasThreads", blas.threads);
   result.Set("vectorPath", vector_path_name(vector_path()));
   result.Set("threads", ThreadPool::instance().threads());
+  result.Set("planeReplicas", static_cast<double>(kPlaneReplicas));
   return result;
 }
 

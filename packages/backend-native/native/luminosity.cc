@@ -4,6 +4,7 @@
 #include <functional>
 #include <vector>
 
+#include "luminosity_planes.h"
 #include "simd.h"
 #include "vectors.h"
 #include "thread_pool.h"
@@ -25,20 +26,14 @@ constexpr int64_t kSlotMultiple = kWidth<Lanes8>;
 // Contractions below this many multiply-adds run on the calling thread.
 constexpr int64_t kParallelMultiplyAdds = int64_t{1} << 21;
 
-// How the kernels tile a table: 16 replica lanes (AVX-512) or 8, and with them the most data
-// points whose forward accumulators stay in registers, 2 · 12 of AVX-512's 32 or 2 · 6 of AVX2's
-// 16. Wide where the AVX-512 clone (simd.h) runs, narrow on AVX2 and the baseline, and on a build
-// without the AVX-512 clones (PARTONFIT_NATIVE_ISA=avx2): its 8-lane loops need the VL forms.
+// How the kernels tile a table: 16 replica lanes (AVX-512) or 8 (wide_vectors, simd.h), and with
+// them the most data points whose forward accumulators stay in registers, 2 · 12 of AVX-512's 32
+// or 2 · 6 of AVX2's 16.
 struct Tiling {
   bool wide = false;
 };
 
-Tiling tiling() {
-#ifdef PARTONFIT_HAS_AVX512_CLONES
-  if (vector_path() == VectorPath::kAvx512 && __builtin_cpu_supports("avx512vl")) return {true};
-#endif
-  return {};
-}
+Tiling tiling() { return {wide_vectors()}; }
 
 // The layout the kernels read: every (flavour or channel, x) row holds the replicas contiguously.
 struct Sizes {
@@ -356,6 +351,7 @@ void luminosity_support(const float* fk, int64_t channels, int64_t x, int64_t da
 }
 
 void luminosity_contraction(const LuminosityProblem& p, float* out) {
+  if (p.replicas < kPlaneReplicas) return plane_contraction(p, out);
   const int64_t size = p.replicas * p.data;
   std::fill(out, out + size, 0.0f);
   if (size == 0 || p.x == 0 || p.channels == 0) return;
@@ -386,6 +382,7 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
 }
 
 void luminosity_contraction_grad(const LuminosityProblem& p, const float* dy, float* d_pdf) {
+  if (p.replicas < kPlaneReplicas) return plane_contraction_grad(p, dy, d_pdf);
   const int64_t size = p.replicas * p.x * p.flavours;
   std::fill(d_pdf, d_pdf + size, 0.0f);
   if (p.data == 0 || size == 0 || p.channels == 0) return;

@@ -29,6 +29,16 @@ VectorPath vector_path() {
   return path;
 }
 
+bool wide_vectors() {
+#ifdef PARTONFIT_HAS_AVX512_CLONES
+  static const bool wide =
+      vector_path() == VectorPath::kAvx512 && __builtin_cpu_supports("avx512vl");
+  return wide;
+#else
+  return false;
+#endif
+}
+
 const char* vector_path_name(VectorPath path) {
   switch (path) {
     case VectorPath::kAvx512:

@@ -41,6 +41,11 @@ enum class VectorPath { kBaseline, kAvx2, kAvx512 };
 // decides.
 VectorPath vector_path();
 
+// Whether the hand-written kernels use 16-lane vectors: where the AVX-512 clone runs and has
+// AVX-512's 256-bit forms (VL) for their 8-lane remainders. Otherwise they use 8 lanes, as on
+// AVX2, the baseline and a build without the AVX-512 clones (PARTONFIT_NATIVE_ISA=avx2).
+bool wide_vectors();
+
 // "AVX-512", "AVX2" or "baseline".
 const char* vector_path_name(VectorPath path);
 

@@ -24,6 +24,12 @@ export interface NativeAddonInfo {
   readonly vectorPath: VectorPath;
   /** Threads of the addon's pool, the calling thread included. */
   readonly threads: number;
+  /**
+   * Below this many replicas the hadronic contraction holds the FK table in the vector lanes and
+   * reads it row by row, skipping a row's zero part at almost no cost; from it on, replicas fill
+   * the lanes.
+   */
+  readonly planeReplicas: number;
 }
 
 /** An array of 4-byte elements, which the layout kernels copy bit for bit. */

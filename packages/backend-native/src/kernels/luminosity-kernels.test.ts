@@ -135,6 +135,37 @@ const SIZES: readonly [string, Sizes][] = [
       },
     },
   ],
+  // Below 7 replicas the table sits in the lanes (luminosity_planes.cc): each (channel, x1) row
+  // is an (x2, data) plane of x · data values, summed in chunks of up to 24 vectors, then the
+  // vectors left, then the values one by one; replicas go in blocks of up to 4.
+  [
+    'planes: two replicas, one thread, a plane of 30 values',
+    { replicas: 2, x: 5, flavours: 3, data: 6, channels: cyclingChannels(3, 4) },
+  ],
+  [
+    'planes: one replica, threaded, chunks with remainders',
+    { replicas: 1, x: 50, flavours: 9, data: 37, channels: cyclingChannels(9, 30) },
+  ],
+  [
+    'planes: six replicas in blocks of 4 and 2, threaded',
+    { replicas: 6, x: 30, flavours: 14, data: 13, channels: cyclingChannels(13, 40) },
+  ],
+  // Every point is zero where x1 and x2 indices sum to less than 6, so rows of small x1 start
+  // their non-zero part inside a chunk (planes skip a row only where all points are zero).
+  [
+    'planes: zero blocks skipped',
+    {
+      replicas: 3,
+      x: 11,
+      flavours: 6,
+      data: 15,
+      channels: cyclingChannels(6, 9),
+      sparsity: {
+        threshold: [6, 8, 7, 9, 11, 13, 15, 17, 19, 21, 25, 12, 6, 22, 30],
+        zeroChannels: [4],
+      },
+    },
+  ],
 ];
 
 describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', () => {

@@ -54,19 +54,22 @@ type SupportOf = (
   sizes: LuminosityContraction,
 ) => Int32Array | undefined;
 
-/** A table's support (undefined: dense) and the sizes it was computed for. */
+/** A table's support, the share of its products it skips, and the sizes it was computed for. */
 interface Support {
   readonly channels: number;
   readonly x: number;
   readonly data: number;
-  readonly support: Int32Array | undefined;
+  readonly support: Int32Array;
+  readonly share: number;
 }
 
 /**
- * The least share of a table's products its zero blocks must remove for the kernels to skip
- * them. Looking up each tile's x2 range costs more than it saves below it: measured on a 2-core
- * AVX-512 machine, tables with 6–42 % of each point's plane zero (and a real 1-point tt̄ table,
- * 16 %) ran 0.8–1.1× as fast with the look-ups as without.
+ * The least share of a table's products its zero blocks must remove for the replica-lane kernels
+ * to skip them. Looking up each tile's x2 range costs more than it saves below it: measured on a
+ * 2-core AVX-512 machine, tables with 6–42 % of each point's plane zero (and a real 1-point tt̄
+ * table, 16 %) ran 0.8–1.1× as fast with the look-ups as without. Below
+ * the addon's `planeReplicas` ({@link NativeAddon.info}) the kernels skip a row's zeros chunk by chunk at
+ * almost no cost, and any zero block is worth skipping.
  */
 export const MIN_SKIPPED_SHARE = 0.5;
 
@@ -81,22 +84,26 @@ function skippedShare(support: Int32Array, x: number): number {
  * Where each FK table is non-zero in x2 ({@link NativeAddon.luminositySupport}), by the table's
  * data: computed on a table's first contraction and kept while its data live (a tensor's data
  * never change, and new data get a new id), so that the kernels skip the table's zero blocks.
- * Reshapes share data: the sizes are part of the key. A table whose zeros would remove less than
- * {@link MIN_SKIPPED_SHARE} of its products runs the dense kernels, which look up no ranges.
+ * Reshapes share data: the sizes are part of the key. The kernels get no support (and skip
+ * nothing) for a table without zeros, and for one whose zeros remove less than
+ * {@link MIN_SKIPPED_SHARE} of its products when they run with replicas in the lanes.
  */
 function supportCache(addon: NativeAddon): SupportOf {
   const supports = new WeakMap<object, Support>();
-  return (fk, values, { firstFlavours, x, data }) => {
+  const { planeReplicas } = addon.info();
+  const chosen = ({ support, share }: Support, replicas: number) =>
+    share >= MIN_SKIPPED_SHARE || (share > 0 && replicas < planeReplicas) ? support : undefined;
+  return (fk, values, { firstFlavours, x, data, replicas }) => {
     const channels = firstFlavours.length;
     const cached = supports.get(fk.dataId);
     if (cached?.channels === channels && cached.x === x && cached.data === data) {
-      return cached.support;
+      return chosen(cached, replicas);
     }
-    const computed = new Int32Array(channels * x * data * 2);
-    addon.luminositySupport(values, channels, x, data, computed);
-    const support = skippedShare(computed, x) < MIN_SKIPPED_SHARE ? undefined : computed;
-    supports.set(fk.dataId, { channels, x, data, support });
-    return support;
+    const support = new Int32Array(channels * x * data * 2);
+    addon.luminositySupport(values, channels, x, data, support);
+    const computed = { channels, x, data, support, share: skippedShare(support, x) };
+    supports.set(fk.dataId, computed);
+    return chosen(computed, replicas);
   };
 }
 
