@@ -121,6 +121,13 @@ export async function runBackend(
   if (options.backend === undefined) {
     throw new InvalidArgumentError({ argument: '--backend', problem: 'expected a backend name' });
   }
+  const unknown = options.workloads.find((name) => !Object.hasOwn(workloadSpecs, name));
+  if (unknown !== undefined) {
+    throw new InvalidArgumentError({
+      argument: '--workloads',
+      problem: `unknown workload '${unknown}'; expected one of ${Object.keys(workloadSpecs).join(', ')}`,
+    });
+  }
   const selection = await initBackend(options.backend as BackendRequest);
   const prefix = (line: string) => {
     log(`[${selection.backend}] ${line}`);
@@ -181,13 +188,7 @@ export async function runBackend(
   const ratios: RatioResult[] = [];
   const maxReplicas = Math.max(...options.replicas);
   for (const name of options.workloads) {
-    const spec = workloadSpecs[name] as WorkloadSpec | undefined;
-    if (spec === undefined) {
-      throw new InvalidArgumentError({
-        argument: '--workloads',
-        problem: `unknown workload '${name}'; expected one of ${Object.keys(workloadSpecs).join(', ')}`,
-      });
-    }
+    const spec = workloadSpecs[name] as WorkloadSpec;
     prefix(`building ${name} for ${maxReplicas} replicas`);
     const workload = buildWorkload(
       spec,
