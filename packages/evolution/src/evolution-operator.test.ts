@@ -15,7 +15,8 @@ import { evolvePdfs } from './evolve-pdfs.js';
 import { logLagrangeBasis, mellinWeights } from './interpolation.js';
 import { kernelMoment } from './kernels/moments.js';
 import { splittingKernels } from './kernels/splitting-functions.js';
-import { createStrongCoupling } from './strong-coupling.js';
+import { operatorCacheKey } from './operator-cache.js';
+import { createStrongCoupling, strongCouplingOfTheory } from './strong-coupling.js';
 import { toyPdfs, toyTheoryCard as card, X_GRID } from './toy-proton.fixture.js';
 
 const FLAVOURS = FLAVOUR_BASIS.length;
@@ -94,6 +95,64 @@ describe('buildEvolutionOperator and evolvePdfs', () => {
       expect(evolved[(6 * n + 10) * FLAVOURS + charm]).toBeGreaterThan(0.01);
     },
   );
+
+  it("should hold evolven3fit's threshold knots: the nf-flavour PDFs at αs(mb) of nf + 1 flavours", () => {
+    const theory = card('');
+    const xf = toyPdfs(1);
+    const n = X_GRID.length;
+    const grid = [3, 4.92, 4.92, 10];
+    const consistent = evolvePdfs(theory, { xGrid: X_GRID, qGrid: grid }, xf, 1);
+    const options = { xGrid: X_GRID, qGrid: grid, thresholdKnots: 'evolven3fit' as const };
+    const knots = evolvePdfs(theory, options, xf, 1);
+    const atScale = (values: Float64Array, q: number) =>
+      values.subarray(q * n * FLAVOURS, (q + 1) * n * FLAVOURS);
+    // the scale with αs of 4 flavours equal to αs(mb) of 5: the same truncated solution
+    const coupling = strongCouplingOfTheory(theory);
+    const target = coupling.alphaS(4.92, 5);
+    let [low, high] = [4, 4.92];
+    for (let step = 0; step < 60; step++) {
+      const middle = (low + high) / 2;
+      if (coupling.alphaS(middle, 4) > target) low = middle;
+      else high = middle;
+    }
+    expect(high).toBeLessThan(4.92 - 1e-3);
+    const below = evolvePdfs(theory, { xGrid: X_GRID, qGrid: [3, high] }, xf, 1);
+    const bottom = FLAVOUR_BASIS.findIndex((member) => member.pid === 5);
+    const gluon = FLAVOUR_BASIS.findIndex((member) => member.pid === 21);
+    const largest = Math.max(...atScale(below, 1).map(Math.abs));
+    let difference = 0;
+    for (let i = 0; i < n * FLAVOURS; i++) {
+      expect(atScale(knots, 2)[i]).toBe(atScale(knots, 1)[i]);
+      expect(atScale(knots, 0)[i]).toBe(atScale(consistent, 0)[i]);
+      expect(atScale(knots, 3)[i]).toBe(atScale(consistent, 3)[i]);
+      difference = Math.max(difference, Math.abs(atScale(knots, 1)[i] - atScale(below, 1)[i]));
+    }
+    // the same ODE with other Runge–Kutta steps
+    expect(difference).toBeLessThan(1e-6 * largest);
+    for (let i = 0; i < n; i++) expect(atScale(knots, 1)[i * FLAVOURS + bottom]).toBe(0);
+    // less evolution: the small-x gluon is lower than the consistent first copy's
+    const gluonRatio = atScale(knots, 1)[gluon] / atScale(consistent, 1)[gluon];
+    expect(gluonRatio).toBeLessThan(1);
+    expect(gluonRatio).toBeGreaterThan(0.98);
+    // the operator holds the same knots and is cached apart
+    const operator = buildEvolutionOperator(theory, options);
+    const applied = applyEvolutionOperator(operator, xf, 1);
+    for (let i = 0; i < knots.length; i++)
+      expect(Math.abs(applied[i] - knots[i])).toBeLessThan(1e-12 * (Math.abs(knots[i]) + 1));
+    expect(operator.activeFlavours).toEqual([4, 4, 4, 5]);
+    expect(operator.alphaS[1]).toBe(target);
+    expect(operatorCacheKey(theory, options)).not.toBe(
+      operatorCacheKey(theory, { xGrid: X_GRID, qGrid: grid }),
+    );
+    expect(() =>
+      evolvePdfs(
+        theory,
+        { ...options, thresholdKnots: 'apfel' as unknown as 'evolven3fit' },
+        xf,
+        1,
+      ),
+    ).toThrow(/thresholdKnots: expected one of consistent, evolven3fit, got 'apfel'/);
+  });
 
   it('should agree with the analytic Mellin-space solution at LO', () => {
     // one region of 3 flavours: T3 = u⁺ − d⁺ evolves as M_N(Q) = M_N(Q0)·(a/a0)^(−P0(N)/β0)

@@ -59,7 +59,14 @@ describe.skipIf(!hasSet || !hasCard)('evolvePdfs against NNPDF4.0 (theory 200, T
     const xf = new Float64Array(2 * grids[0].xKnots.length * FLAVOURS);
     xf.set(atQ0(grids[0]), 0);
     xf.set(atQ0(grids[1]), grids[0].xKnots.length * FLAVOURS);
-    evolved = evolvePdfs(card, { xGrid: grids[0].xKnots, qGrid: qKnots }, xf, 2);
+    // NNPDF4.0's grid holds the PDFs before the b matching, at αs(mb) of 5 flavours, at both
+    // copies of mb (evolven3fit's APFEL convention)
+    evolved = evolvePdfs(
+      card,
+      { xGrid: grids[0].xKnots, qGrid: qKnots, thresholdKnots: 'evolven3fit' },
+      xf,
+      2,
+    );
   }, 300_000);
 
   it('should reproduce every Q node of members 0 and 1: median ≤ 1e-3, max ≤ 1e-2', () => {
@@ -74,9 +81,6 @@ describe.skipIf(!hasSet || !hasCard)('evolvePdfs against NNPDF4.0 (theory 200, T
         const all: number[] = [];
         const byRange = Q_RANGES.map(() => [] as number[]);
         for (let q = 1; q < nq; q++) {
-          // NNPDF4.0's grid holds the PDFs before the b matching at both copies of mb (b = 0
-          // there); ours are at the first copy
-          const ours = qKnots[q - 1] === qKnots[q] ? q - 1 : q;
           const reference = (i: number) => grid.values[(i * nq + q) * np + p];
           let largest = 0;
           for (let i = 0; i < nx; i++) {
@@ -87,7 +91,7 @@ describe.skipIf(!hasSet || !hasCard)('evolvePdfs against NNPDF4.0 (theory 200, T
           for (let i = 0; i < nx; i++) {
             const x = grid.xKnots[i];
             if (x < 1e-5 || x > 0.9 || Math.abs(reference(i)) <= 1e-3 * largest) continue;
-            const value = evolved[((replica * nq + ours) * nx + i) * FLAVOURS + f];
+            const value = evolved[((replica * nq + q) * nx + i) * FLAVOURS + f];
             const difference = Math.abs(value / reference(i) - 1);
             all.push(difference);
             byRange[range].push(difference);
@@ -104,8 +108,11 @@ describe.skipIf(!hasSet || !hasCard)('evolvePdfs against NNPDF4.0 (theory 200, T
               .join(' | '),
         );
         expect(median(all), `${label} of member ${replica}`).toBeLessThanOrEqual(1e-3);
-        // b at 5.5 GeV, right above mb, where it changes sign near x = 4e-5 and relative
-        // differences are large for a small x·b, is off by up to 1.1e-2 (member 1; 7.8e-3 for 0)
+        // b at 5.5 GeV, right above mb, changes sign near x = 4e-5: there x·b = -1.3e-3 is what
+        // is left of -0.12 (matching) + 0.12 (evolution), and our 1.4e-5 more is 1.1e-2 (member
+        // 1; 7.8e-3 for 0). APFEL, which made NNPDF's grid, integrates the O(αs²) matching to
+        // 1e-4 only, which lowers the matched x·b by ~1e-5; with that and its ODE tolerance at
+        // 1e-7 it gives -1.30329e-3 there, ours -1.30259e-3, NNPDF -1.31704e-3 (see the README).
         const largest = label === 'b' ? 1.5e-2 : 1e-2;
         expect(Math.max(...all), `${label} of member ${replica}`).toBeLessThanOrEqual(largest);
       }

@@ -20,6 +20,7 @@ export {
   DEFAULT_INTERPOLATION_DEGREE,
   DEFAULT_MAX_STEP,
   type EvolutionOptions,
+  type ThresholdKnots,
 } from './evolution-run.js';
 export {
   EMBEDDED_THEORY_NAMES,

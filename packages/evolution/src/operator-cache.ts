@@ -73,7 +73,8 @@ export interface CachedEvolutionOperator {
 /**
  * The cache key of an operator: a hash of everything that determines it — the card's physics
  * settings (not its file name or ID), the solution method, the interpolation degree, the largest
- * step, the sub-diagonals kept while building, the x-grid and the Q grid — with
+ * step, what threshold knots hold, the sub-diagonals kept while building, the x-grid and the Q
+ * grid — with
  * {@link OPERATOR_CACHE_FORMAT} and the package's version.
  */
 export function operatorCacheKey(card: TheoryCard, options: EvolutionOptions): string {
@@ -87,6 +88,7 @@ export function operatorCacheKey(card: TheoryCard, options: EvolutionOptions): s
       method: options.method ?? card.evolutionMethod,
       interpolationDegree: options.interpolationDegree ?? DEFAULT_INTERPOLATION_DEGREE,
       maxStep: options.maxStep ?? DEFAULT_MAX_STEP,
+      thresholdKnots: options.thresholdKnots ?? 'consistent',
       lowerBandPerDegree: OPERATOR_LOWER_BAND_PER_DEGREE,
       xGrid: Array.from(options.xGrid),
       qGrid: [...options.qGrid],
