@@ -728,6 +728,7 @@ export function runEvolution(
       n,
       band,
       initial.layout,
+      workspaces,
     );
     return knot;
   };
