@@ -220,18 +220,22 @@ void gather_factors(const LuminosityProblem& p, int32_t flavour, std::vector<flo
   }
 }
 
-// Runs channel(c, group) for every channel, split into groups of consecutive channels handed to
-// the pool's threads as they free up (one group on the calling thread for small problems).
-// Returns the number of groups.
-int64_t for_channels(const LuminosityProblem& p,
-                     const std::function<void(int64_t c, int64_t group)>& channel) {
+// target (count) = the sum over channels of what channel(c, partial) adds into a zeroed partial
+// result (count) of its group: groups of consecutive channels go to the pool's threads as they
+// free up (one group on the calling thread for small problems), and the groups' partials are
+// added last.
+void sum_over_channels(const LuminosityProblem& p, int64_t count, float* target,
+                       const std::function<void(int64_t c, float* partial)>& channel) {
+  std::fill(target, target + count, 0.0f);
+  if (count == 0 || p.x == 0 || p.data == 0 || p.channels == 0) return;
   const bool in_parallel =
       p.replicas * p.x * p.x * p.channels * p.data >= kParallelMultiplyAdds;
   const int64_t groups =
       in_parallel ? std::min<int64_t>(4 * ThreadPool::instance().threads(), p.channels) : 1;
+  std::vector<float> partials(groups * count, 0.0f);
   const auto group = [&](int64_t g) {
     for (int64_t c = p.channels * g / groups; c < p.channels * (g + 1) / groups; ++c) {
-      channel(c, g);
+      channel(c, partials.data() + g * count);
     }
   };
   if (in_parallel) {
@@ -239,7 +243,10 @@ int64_t for_channels(const LuminosityProblem& p,
   } else {
     group(0);
   }
-  return groups;
+  for (int64_t g = 0; g < groups; ++g) {
+    const float* values = partials.data() + g * count;
+    for (int64_t i = 0; i < count; ++i) target[i] += values[i];
+  }
 }
 
 // Every block of at most kMaxBlock replicas: pass(first replica, replicas in the block).
@@ -249,26 +256,12 @@ void for_blocks(int64_t replicas, const std::function<void(int64_t r0, int64_t c
   }
 }
 
-// Adds the groups' partial results (groups, count) into target (count).
-void add_groups(const std::vector<float>& partial, int64_t groups, int64_t count, float* target) {
-  for (int64_t g = 0; g < groups; ++g) {
-    const float* values = partial.data() + g * count;
-    for (int64_t i = 0; i < count; ++i) target[i] += values[i];
-  }
-}
-
 }  // namespace
 
 void plane_contraction(const LuminosityProblem& p, float* out) {
-  const int64_t count = p.replicas * p.data;
-  std::fill(out, out + count, 0.0f);
-  if (count == 0 || p.x == 0 || p.channels == 0) return;
   const bool wide = wide_vectors();
   const int64_t size = p.x * p.data;
-  std::vector<float> partial(std::min<int64_t>(4 * ThreadPool::instance().threads(), p.channels) *
-                                 count,
-                             0.0f);
-  const int64_t groups = for_channels(p, [&](int64_t c, int64_t group) {
+  sum_over_channels(p, p.replicas * p.data, out, [&](int64_t c, float* partial) {
     Scratch& buffers = scratch();
     const Plane plane = plane_of(p, c, buffers);
     gather_factors(p, p.first_flavour[c], buffers.first);
@@ -280,30 +273,22 @@ void plane_contraction(const LuminosityProblem& p, float* out) {
                          nullptr, nullptr});
     });
     // out[r, n] += Σ_b second[r, b] · plane[r](b, n)
-    float* target = partial.data() + group * count;
     for (int64_t r = 0; r < p.replicas; ++r) {
       for (int64_t b = 0; b < p.x; ++b) {
         const float factor = buffers.second[r * p.x + b];
         const float* values = buffers.planes.data() + r * size + b * p.data;
 #pragma omp simd
-        for (int64_t n = 0; n < p.data; ++n) target[r * p.data + n] += factor * values[n];
+        for (int64_t n = 0; n < p.data; ++n) partial[r * p.data + n] += factor * values[n];
       }
     }
   });
-  add_groups(partial, groups, count, out);
 }
 
 void plane_contraction_grad(const LuminosityProblem& p, const float* dy, float* d_pdf) {
-  const int64_t count = p.replicas * p.x * p.flavours;
-  std::fill(d_pdf, d_pdf + count, 0.0f);
-  if (p.data == 0 || count == 0 || p.channels == 0) return;
   const bool wide = wide_vectors();
   const int64_t lanes = row_sum_width(wide);
   const int64_t size = p.x * p.data;
-  std::vector<float> partial(std::min<int64_t>(4 * ThreadPool::instance().threads(), p.channels) *
-                                 count,
-                             0.0f);
-  const int64_t groups = for_channels(p, [&](int64_t c, int64_t group) {
+  sum_over_channels(p, p.replicas * p.x * p.flavours, d_pdf, [&](int64_t c, float* partial) {
     Scratch& buffers = scratch();
     const Plane plane = plane_of(p, c, buffers);
     const int32_t first = p.first_flavour[c], second = p.second_flavour[c];
@@ -328,13 +313,12 @@ void plane_contraction_grad(const LuminosityProblem& p, const float* dy, float* 
                         buffers.weights.data() + r0 * size,
                         buffers.row_sums.data() + r0 * p.x * lanes});
     });
-    float* target = partial.data() + group * count;
     for (int64_t r = 0; r < p.replicas; ++r) {
       for (int64_t a = 0; a < p.x; ++a) {
         const float* sum = buffers.row_sums.data() + (r * p.x + a) * lanes;
         float row_sum = 0.0f;
         for (int64_t i = 0; i < lanes; ++i) row_sum += sum[i];
-        target[(r * p.x + a) * p.flavours + first] += row_sum;
+        partial[(r * p.x + a) * p.flavours + first] += row_sum;
       }
       // d_second[r, b] = Σ_n dy[r, n] · plane[r](b, n)
       for (int64_t b = 0; b < p.x; ++b) {
@@ -342,11 +326,10 @@ void plane_contraction_grad(const LuminosityProblem& p, const float* dy, float* 
         float sum = 0.0f;
 #pragma omp simd reduction(+ : sum)
         for (int64_t n = 0; n < p.data; ++n) sum += dy[r * p.data + n] * values[n];
-        target[(r * p.x + b) * p.flavours + second] += sum;
+        partial[(r * p.x + b) * p.flavours + second] += sum;
       }
     }
   });
-  add_groups(partial, groups, count, d_pdf);
 }
 
 }  // namespace partonfit
