@@ -5,8 +5,9 @@ import { covarianceBlocks } from '../covariance/covariance-matrix.js';
 import type { FkTable } from '../fktable/fk-table.js';
 import { toObservableTensors } from '../fktable/fk-tensor.js';
 import { predictObservable } from '../fktable/predict.js';
-import { factorCovarianceBlocks } from '../pseudodata/covariance-blocks.js';
+import { factorCovarianceBlocks, type BlockCovariance } from '../pseudodata/covariance-blocks.js';
 import { pseudodataForReplicas } from '../pseudodata/pseudodata.js';
+import { startCorrelationEigensystems } from '../splits/correlation-eigensystems-in-parallel.js';
 import { eigenbasisSplit } from '../splits/eigenbasis-split.js';
 import {
   complementMasks,
@@ -126,6 +127,108 @@ export async function resolveRuncardDatasets(
   return { measured: measuredSets, positivitySets, integrabilitySets };
 }
 
+/** The covariance-derived data of {@link replicaStructures}. */
+interface ReplicaStructureInputs {
+  readonly fitDatasets: readonly FitDataset[];
+  /** Central values, (data). */
+  readonly centralData: Float64Array;
+  /** 1 where a point must stay positive, (data). */
+  readonly positive: Uint8Array;
+  /** The fitting covariance's blocks (with the dataset weights). */
+  readonly blocks: readonly BlockCovariance[];
+  /** The sampling covariance's blocks (without them). */
+  readonly samplingBlocks: readonly BlockCovariance[];
+  readonly report: ProgressReporter;
+}
+
+/**
+ * The replicas' pseudodata, training and validation χ² structures and counts, and the
+ * experimental χ² structure.
+ */
+async function replicaStructures(
+  runcard: Runcard,
+  replicas: readonly number[],
+  { fitDatasets, centralData, positive, blocks, samplingBlocks, report }: ReplicaStructureInputs,
+): Promise<
+  Pick<
+    FitInputs,
+    'training' | 'validation' | 'experimental' | 'trainingCounts' | 'validationCounts'
+  > & { pseudodata: Float64Array }
+> {
+  const ndata = centralData.length;
+  // The diagonal basis's eigen-decompositions, the costliest step, start in a worker thread
+  // now and overlap the pseudodata and the experimental χ²'s inverses.
+  const pending = runcard.diagonal_basis ? startCorrelationEigensystems(blocks) : undefined;
+  try {
+    report(`drawing pseudodata for ${replicas.length} replicas`);
+    const samplingFactors = factorCovarianceBlocks(samplingBlocks);
+    const pseudodata = pseudodataForReplicas(
+      {
+        central: centralData,
+        blocks: samplingFactors,
+        mcseed: runcard.mcseed,
+        positive,
+      },
+      replicas,
+      runcard.genrep,
+    );
+    // Without weights the sampling covariance is the fitting one: its factors serve the inverse.
+    const experimental = sharedCovarianceChi2(
+      blocks,
+      samplingBlocks === blocks ? samplingFactors : undefined,
+    );
+
+    report(
+      runcard.diagonal_basis ? 'diagonalising the correlation matrix' : 'splitting data points',
+    );
+    const seeding = {
+      trvlseed: runcard.trvlseed,
+      replicas,
+      sameForAllReplicas: runcard.same_trvl_per_replica,
+    };
+    let training: Chi2Structure;
+    let validation: Chi2Structure;
+    let trainingCounts: Int32Array;
+    let validationCounts: Int32Array;
+    if (pending !== undefined) {
+      const split = eigenbasisSplit(blocks, {
+        ...seeding,
+        diagonalFrac: runcard.diagonal_frac,
+        eigensystems: await pending.eigensystems(),
+      });
+      ({ training, validation } = split);
+      trainingCounts = split.trainingModes;
+      validationCounts = split.validationModes;
+    } else {
+      const spans = fitDatasets.map((dataset, d) => ({
+        ...dataset,
+        frac: runcard.dataset_inputs[d].frac,
+      }));
+      const masks = trainingPointMasks(spans, seeding);
+      training = maskedCovarianceChi2(blocks, masks);
+      validation = maskedCovarianceChi2(blocks, complementMasks(masks));
+      const count = (mask: number) =>
+        Int32Array.from(replicas, (_, r) =>
+          masks
+            .subarray(r * ndata, (r + 1) * ndata)
+            .reduce((sum, used) => sum + (used === mask ? 1 : 0), 0),
+        );
+      trainingCounts = count(1);
+      validationCounts = count(0);
+    }
+    return {
+      pseudodata,
+      training,
+      validation,
+      experimental,
+      trainingCounts,
+      validationCounts,
+    };
+  } finally {
+    await pending?.stop();
+  }
+}
+
 /**
  * Builds the fit inputs of a runcard for the given replicas (see {@link FitInputs}): resolves
  * every dataset (commondata + FK tables, or bundles) with the kinematic cuts, the t0 covariance
@@ -189,51 +292,15 @@ export async function buildFitInputs(
     );
   });
 
-  report(`drawing pseudodata for ${replicas.length} replicas`);
-  const samplingFactors = factorCovarianceBlocks(samplingBlocks);
-  const pseudodata = pseudodataForReplicas(
-    {
-      central: centralData,
-      blocks: samplingFactors,
-      mcseed: runcard.mcseed,
+  const { pseudodata, training, validation, experimental, trainingCounts, validationCounts } =
+    await replicaStructures(runcard, replicas, {
+      fitDatasets,
+      centralData,
       positive,
-    },
-    replicas,
-    runcard.genrep,
-  );
-
-  report(runcard.diagonal_basis ? 'diagonalising the correlation matrix' : 'splitting data points');
-  const seeding = {
-    trvlseed: runcard.trvlseed,
-    replicas,
-    sameForAllReplicas: runcard.same_trvl_per_replica,
-  };
-  let training: Chi2Structure;
-  let validation: Chi2Structure;
-  let trainingCounts: Int32Array;
-  let validationCounts: Int32Array;
-  if (runcard.diagonal_basis) {
-    const split = eigenbasisSplit(blocks, { ...seeding, diagonalFrac: runcard.diagonal_frac });
-    ({ training, validation } = split);
-    trainingCounts = split.trainingModes;
-    validationCounts = split.validationModes;
-  } else {
-    const spans = fitDatasets.map((dataset, d) => ({
-      ...dataset,
-      frac: runcard.dataset_inputs[d].frac,
-    }));
-    const masks = trainingPointMasks(spans, seeding);
-    training = maskedCovarianceChi2(blocks, masks);
-    validation = maskedCovarianceChi2(blocks, complementMasks(masks));
-    const count = (mask: number) =>
-      Int32Array.from(replicas, (_, r) =>
-        masks
-          .subarray(r * ndata, (r + 1) * ndata)
-          .reduce((sum, used) => sum + (used === mask ? 1 : 0), 0),
-      );
-    trainingCounts = count(1);
-    validationCounts = count(0);
-  }
+      blocks,
+      samplingBlocks,
+      report,
+    });
 
   const lagrange = (sets: readonly ResolvedDataset[], inputs: readonly { maxlambda: number }[]) =>
     sets.map((set, i): LagrangeDataset => ({
@@ -253,8 +320,7 @@ export async function buildFitInputs(
     pseudodata: Float32Array.from(pseudodata),
     training,
     validation,
-    // Without weights the sampling covariance is the fitting one: its factors serve the inverse.
-    experimental: sharedCovarianceChi2(blocks, weighted ? undefined : samplingFactors),
+    experimental,
     trainingCounts,
     validationCounts,
     positivity: lagrange(positivitySets, runcard.positivity.posdatasets),
