@@ -1,4 +1,6 @@
-import { symmetricEigen, type SymmetricEigensystem } from '@partonfit/core';
+// The linear algebra alone: a worker thread loads this module, and the whole package would
+// cost it ~0.1 s of start-up (the runcard schema and YAML).
+import { symmetricEigen, type SymmetricEigensystem } from '@partonfit/core/linalg';
 import type { BlockCovariance } from '../pseudodata/covariance-blocks.js';
 
 /**
