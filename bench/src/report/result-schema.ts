@@ -84,6 +84,8 @@ export const setupSchema = z.discriminatedUnion('status', [
     replicas: positiveCount,
     ndata: positiveCount,
     coldSeconds: seconds,
+    /** Until the cold call's cache file is in place (absent in results before it was measured). */
+    coldCacheWrittenSeconds: seconds.optional(),
     cachedSeconds: seconds,
     /** CPU time (user + system) of the cold call: the work, whatever the machine's load. */
     coldCpuSeconds: seconds,
@@ -111,6 +113,8 @@ export const setupNnpdf40Schema = z.discriminatedUnion('status', [
     /** Writing the folder (not a partonfit cost). */
     writeSeconds: seconds,
     coldSeconds: seconds,
+    /** Until the cold call's cache file is in place (absent in results before it was measured). */
+    coldCacheWrittenSeconds: seconds.optional(),
     cachedSeconds: seconds,
     /** CPU time (user + system) of the cold call: the work, whatever the machine's load. */
     coldCpuSeconds: seconds,

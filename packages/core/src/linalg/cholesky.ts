@@ -21,26 +21,46 @@ export function cholesky(matrix: Matrix): Matrix {
   const a = matrix.data;
   const factor = createMatrix(n, n);
   const l = factor.data;
-  for (let i = 0; i < n; i++) {
-    const rowI = i * n;
-    for (let j = 0; j <= i; j++) {
+  const pair = new Float64Array(2);
+  // Two rows at a time: their entries left of the pair share each pass over the row above, so
+  // the factor is read half as often; every entry is the same sum, in the same order, as one
+  // row at a time.
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const rowA = i * n;
+    const rowB = rowA + n;
+    for (let j = 0; j < i; j++) {
       const rowJ = j * n;
-      const sum = a[rowI + j] - rowDot(l, rowI, rowJ, j);
-      if (i === j) {
-        if (!(sum > 0)) {
-          throw new LinearAlgebraError({
-            operation: 'cholesky',
-            problem: `matrix is not positive definite: pivot ${sum.toExponential(3)} at row ${i} of ${n}`,
-            row: i,
-          });
-        }
-        l[rowI + i] = Math.sqrt(sum);
-      } else {
-        l[rowI + j] = sum / l[rowJ + j];
-      }
+      rowDotPair(l, rowA, rowB, rowJ, j, pair);
+      l[rowA + j] = (a[rowA + j] - pair[0]) / l[rowJ + j];
+      l[rowB + j] = (a[rowB + j] - pair[1]) / l[rowJ + j];
     }
+    setPivot(l, a, rowA, i, n);
+    l[rowB + i] = (a[rowB + i] - rowDot(l, rowB, rowA, i)) / l[rowA + i];
+    setPivot(l, a, rowB, i + 1, n);
+  }
+  if (i < n) {
+    const rowI = i * n;
+    for (let j = 0; j < i; j++) {
+      const rowJ = j * n;
+      l[rowI + j] = (a[rowI + j] - rowDot(l, rowI, rowJ, j)) / l[rowJ + j];
+    }
+    setPivot(l, a, rowI, i, n);
   }
   return factor;
+}
+
+/** L's diagonal entry of row i, √(A_ii − Σ_k L_ik²), once the row's other entries are set. */
+function setPivot(l: Float64Array, a: Float64Array, rowI: number, i: number, n: number): void {
+  const sum = a[rowI + i] - rowDot(l, rowI, rowI, i);
+  if (!(sum > 0)) {
+    throw new LinearAlgebraError({
+      operation: 'cholesky',
+      problem: `matrix is not positive definite: pivot ${sum.toExponential(3)} at row ${i} of ${n}`,
+      row: i,
+    });
+  }
+  l[rowI + i] = Math.sqrt(sum);
 }
 
 /**
@@ -61,6 +81,50 @@ function rowDot(data: Float64Array, first: number, second: number, length: numbe
   }
   for (; k < length; k++) sum0 += data[first + k] * data[second + k];
   return sum0 + sum1 + (sum2 + sum3);
+}
+
+/**
+ * {@link rowDot} of two rows (`firstA`, `firstB`) with the same `second` row in one pass, into
+ * `out[0]` and `out[1]`: each sum is bit for bit the one {@link rowDot} gives, the loads of
+ * the shared row halved.
+ */
+function rowDotPair(
+  data: Float64Array,
+  firstA: number,
+  firstB: number,
+  second: number,
+  length: number,
+  out: Float64Array,
+): void {
+  let a0 = 0;
+  let a1 = 0;
+  let a2 = 0;
+  let a3 = 0;
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
+  let b3 = 0;
+  let k = 0;
+  for (; k + 3 < length; k += 4) {
+    const s0 = data[second + k];
+    const s1 = data[second + k + 1];
+    const s2 = data[second + k + 2];
+    const s3 = data[second + k + 3];
+    a0 += data[firstA + k] * s0;
+    a1 += data[firstA + k + 1] * s1;
+    a2 += data[firstA + k + 2] * s2;
+    a3 += data[firstA + k + 3] * s3;
+    b0 += data[firstB + k] * s0;
+    b1 += data[firstB + k + 1] * s1;
+    b2 += data[firstB + k + 2] * s2;
+    b3 += data[firstB + k + 3] * s3;
+  }
+  for (; k < length; k++) {
+    a0 += data[firstA + k] * data[second + k];
+    b0 += data[firstB + k] * data[second + k];
+  }
+  out[0] = a0 + a1 + (a2 + a3);
+  out[1] = b0 + b1 + (b2 + b3);
 }
 
 function checkRightHandSide(lower: Matrix, rightHandSide: Matrix, operation: string): void {
@@ -177,33 +241,48 @@ export function invertSymmetricPositiveDefinite(matrix: Matrix): Matrix {
 export function inverseFromCholesky(lower: Matrix): Matrix {
   const n = lower.rows;
   const l = lower.data;
-  // L⁻¹ is lower triangular: solve L · Y = I one row of Y at a time, two rows per pass over the
-  // rows above them.
+  // L⁻¹ is lower triangular: solve L · Y = I one row of Y at a time, four rows per pass over the
+  // rows above them (each entry gets the same subtractions in the same order as row by row).
   const lowerInverse = new Float64Array(n * n);
   let i = 0;
-  for (; i + 1 < n; i += 2) {
+  for (; i + 3 < n; i += 4) {
     const rowA = i * n;
     const rowB = rowA + n;
+    const rowC = rowB + n;
+    const rowD = rowC + n;
     for (let k = 0; k < i; k++) {
       const factorA = l[rowA + k];
       const factorB = l[rowB + k];
+      const factorC = l[rowC + k];
+      const factorD = l[rowD + k];
       const rowK = k * n;
-      if (factorA !== 0 && factorB !== 0) {
+      if (factorA !== 0 && factorB !== 0 && factorC !== 0 && factorD !== 0) {
         for (let c = 0; c <= k; c++) {
           const above = lowerInverse[rowK + c];
           lowerInverse[rowA + c] -= factorA * above;
           lowerInverse[rowB + c] -= factorB * above;
+          lowerInverse[rowC + c] -= factorC * above;
+          lowerInverse[rowD + c] -= factorD * above;
         }
       } else {
         subtractScaledRow(lowerInverse, rowA, rowK, factorA, k);
         subtractScaledRow(lowerInverse, rowB, rowK, factorB, k);
+        subtractScaledRow(lowerInverse, rowC, rowK, factorC, k);
+        subtractScaledRow(lowerInverse, rowD, rowK, factorD, k);
       }
     }
     finishInverseRow(lowerInverse, l, rowA, i);
     subtractScaledRow(lowerInverse, rowB, rowA, l[rowB + i], i);
     finishInverseRow(lowerInverse, l, rowB, i + 1);
+    subtractScaledRow(lowerInverse, rowC, rowA, l[rowC + i], i);
+    subtractScaledRow(lowerInverse, rowC, rowB, l[rowC + i + 1], i + 1);
+    finishInverseRow(lowerInverse, l, rowC, i + 2);
+    subtractScaledRow(lowerInverse, rowD, rowA, l[rowD + i], i);
+    subtractScaledRow(lowerInverse, rowD, rowB, l[rowD + i + 1], i + 1);
+    subtractScaledRow(lowerInverse, rowD, rowC, l[rowD + i + 2], i + 2);
+    finishInverseRow(lowerInverse, l, rowD, i + 3);
   }
-  if (i < n) {
+  for (; i < n; i++) {
     const rowI = i * n;
     for (let k = 0; k < i; k++) subtractScaledRow(lowerInverse, rowI, k * n, l[rowI + k], k);
     finishInverseRow(lowerInverse, l, rowI, i);
@@ -216,15 +295,24 @@ export function inverseFromCholesky(lower: Matrix): Matrix {
   }
   const inverse = createMatrix(n, n);
   const out = inverse.data;
-  for (let row = 0; row < n; row++) {
-    const rowI = row * n;
-    for (let j = row; j < n; j++) {
+  const pair = new Float64Array(2);
+  // Two rows at a time, sharing each pass over row j of U (same sums as one row at a time).
+  let row = 0;
+  for (; row + 1 < n; row += 2) {
+    const rowA = row * n;
+    const rowB = rowA + n;
+    const diagonal = rowDot(upper, rowA + row, rowA + row, n - row);
+    out[rowA + row] = diagonal;
+    for (let j = row + 1; j < n; j++) {
       const rowJ = j * n;
-      const sum = rowDot(upper, rowI + j, rowJ + j, n - j);
-      out[rowI + j] = sum;
-      out[rowJ + row] = sum;
+      rowDotPair(upper, rowA + j, rowB + j, rowJ + j, n - j, pair);
+      out[rowA + j] = pair[0];
+      out[rowJ + row] = pair[0];
+      out[rowB + j] = pair[1];
+      out[rowJ + row + 1] = pair[1];
     }
   }
+  if (row < n) out[row * n + row] = rowDot(upper, row * n + row, row * n + row, n - row);
   return inverse;
 }
 

@@ -1,12 +1,17 @@
 import { join } from 'node:path';
+import type { CommonData } from '../commondata/commondata.js';
 import { InputFileError, PartonfitError, type Chi2Structure, type Runcard } from '@partonfit/core';
 import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { covarianceBlocks } from '../covariance/covariance-matrix.js';
 import type { FkTable } from '../fktable/fk-table.js';
 import { toObservableTensors } from '../fktable/fk-tensor.js';
 import { predictObservable } from '../fktable/predict.js';
-import { factorCovarianceBlocks } from '../pseudodata/covariance-blocks.js';
+import { factorCovarianceBlocks, type BlockCovariance } from '../pseudodata/covariance-blocks.js';
 import { pseudodataForReplicas } from '../pseudodata/pseudodata.js';
+import {
+  startCorrelationEigensystems,
+  type PendingCorrelationEigensystems,
+} from '../splits/correlation-eigensystems-in-parallel.js';
 import { eigenbasisSplit } from '../splits/eigenbasis-split.js';
 import {
   complementMasks,
@@ -75,6 +80,16 @@ export interface RuncardDatasets {
   readonly integrabilitySets: ResolvedDataset[];
 }
 
+/** Options of {@link resolveRuncardDatasets}. */
+export interface ResolveRuncardDatasetsOptions {
+  /**
+   * Receives the measured datasets' data after the cuts, in runcard order, once all are read and
+   * before all FK tables are (not at all when one cannot be read or cut): the same objects as
+   * the resolved datasets hold.
+   */
+  readonly onMeasuredCommonData?: (commonData: readonly CommonData[]) => void;
+}
+
 /**
  * Resolves every dataset, positivity and integrability set a runcard names to its data and FK
  * tables, reading each file once, with the runcard's kinematic cuts: what `partonfit check`
@@ -91,6 +106,7 @@ export async function resolveRuncardDatasets(
   runcard: Runcard,
   paths: InputPaths,
   report: ProgressReporter = () => undefined,
+  { onMeasuredCommonData }: ResolveRuncardDatasetsOptions = {},
 ): Promise<RuncardDatasets> {
   const cuts = { q2min: runcard.datacuts.q2min, w2min: runcard.datacuts.w2min };
   const { posdatasets } = runcard.positivity;
@@ -98,8 +114,22 @@ export async function resolveRuncardDatasets(
   report(
     `reading ${runcard.dataset_inputs.length} datasets, ${posdatasets.length} positivity and ${integdatasets.length} integrability sets`,
   );
+  const early: (CommonData | undefined)[] = runcard.dataset_inputs.map(() => undefined);
+  let waiting = early.length;
+  const collect = (d: number) => (commonData: CommonData) => {
+    early[d] = commonData;
+    waiting -= 1;
+    if (waiting === 0) onMeasuredCommonData?.(early as CommonData[]);
+  };
   const measured = Promise.allSettled(
-    runcard.dataset_inputs.map((input) => resolveDataset(input, paths, cuts)),
+    runcard.dataset_inputs.map((input, d) =>
+      resolveDataset(
+        input,
+        paths,
+        cuts,
+        onMeasuredCommonData === undefined ? {} : { onCommonData: collect(d) },
+      ),
+    ),
   );
   const positivity = Promise.allSettled(
     posdatasets.map((input) => resolveLagrangeDataset(input, paths)),
@@ -126,69 +156,45 @@ export async function resolveRuncardDatasets(
   return { measured: measuredSets, positivitySets, integrabilitySets };
 }
 
+/** The covariance-derived data of {@link replicaStructures}. */
+interface ReplicaStructureInputs {
+  readonly fitDatasets: readonly FitDataset[];
+  /** Central values, (data). */
+  readonly centralData: Float64Array;
+  /** 1 where a point must stay positive, (data). */
+  readonly positive: Uint8Array;
+  /** The fitting covariance's blocks (with the dataset weights). */
+  readonly blocks: readonly BlockCovariance[];
+  /** The sampling covariance's blocks (without them). */
+  readonly samplingBlocks: readonly BlockCovariance[];
+  readonly report: ProgressReporter;
+  /** The diagonal basis's eigensystems under way (with `diagonal_basis`). */
+  readonly eigensystems: PendingCorrelationEigensystems | undefined;
+}
+
 /**
- * Builds the fit inputs of a runcard for the given replicas (see {@link FitInputs}): resolves
- * every dataset (commondata + FK tables, or bundles) with the kinematic cuts, the t0 covariance
- * block by block, each replica's pseudodata and training/validation split as χ² structures,
- * the positivity and integrability sets, the shared x-grid and the FK tensors.
- *
- * @param key - the cache key to record
+ * The replicas' pseudodata, training and validation χ² structures and counts, and the
+ * experimental χ² structure.
  */
-export async function buildFitInputs(
+async function replicaStructures(
   runcard: Runcard,
-  paths: InputPaths,
   replicas: readonly number[],
-  key: string,
-  report: ProgressReporter = () => undefined,
-): Promise<FitInputs> {
-  const { measured, positivitySets, integrabilitySets } = await resolveRuncardDatasets(
-    runcard,
-    paths,
+  {
+    fitDatasets,
+    centralData,
+    positive,
+    blocks,
+    samplingBlocks,
     report,
-  );
-  const allTables = [...measured, ...positivitySets, ...integrabilitySets].flatMap(tablesOf);
-  const q0 = commonQ0(allTables);
-  const { datasets, truthFile } = await withFakeData(runcard, paths, measured, q0);
-  const union = xGridUnion(allTables);
-  const xOffsetOf = (table: FkTable) => union.tableOffsets.get(table) ?? 0;
-
-  const commonData = datasets.map((dataset) => dataset.commonData);
-  const t0 = await t0Predictions(runcard, paths, datasets, q0);
-  report(`building the ${t0 === undefined ? 'experimental' : 't0'} covariance`);
-  const blocks = covarianceBlocks(commonData, {
-    ...(t0 === undefined ? {} : { t0Predictions: t0.predictions }),
-    weights: runcard.dataset_inputs.map((input) => input.weight),
-  });
-  // Replicas are sampled from the (t0) covariance without the dataset weights, as upstream's
-  // sampling covariance; the weights only enter the χ² the fit minimises.
-  const weighted = runcard.dataset_inputs.some((input) => input.weight !== 1);
-  const samplingBlocks = weighted
-    ? covarianceBlocks(commonData, t0 === undefined ? {} : { t0Predictions: t0.predictions })
-    : blocks;
-
-  let offset = 0;
-  const fitDatasets: FitDataset[] = datasets.map((dataset) => {
-    const entry = {
-      name: dataset.name,
-      offset,
-      ndata: dataset.commonData.ndata,
-      observable: toObservableTensors(dataset.observable, xOffsetOf),
-    };
-    offset += entry.ndata;
-    return entry;
-  });
-  const ndata = offset;
-  const centralData = new Float64Array(ndata);
-  const positive = new Uint8Array(ndata);
-  fitDatasets.forEach((dataset, d) => {
-    centralData.set(commonData[d].central, dataset.offset);
-    positive.fill(
-      commonData[d].positivityRequired ? 1 : 0,
-      dataset.offset,
-      dataset.offset + dataset.ndata,
-    );
-  });
-
+    eigensystems,
+  }: ReplicaStructureInputs,
+): Promise<
+  Pick<
+    FitInputs,
+    'training' | 'validation' | 'experimental' | 'trainingCounts' | 'validationCounts'
+  > & { pseudodata: Float64Array }
+> {
+  const ndata = centralData.length;
   report(`drawing pseudodata for ${replicas.length} replicas`);
   const samplingFactors = factorCovarianceBlocks(samplingBlocks);
   const pseudodata = pseudodataForReplicas(
@@ -201,6 +207,11 @@ export async function buildFitInputs(
     replicas,
     runcard.genrep,
   );
+  // Without weights the sampling covariance is the fitting one: its factors serve the inverse.
+  const experimental = sharedCovarianceChi2(
+    blocks,
+    samplingBlocks === blocks ? samplingFactors : undefined,
+  );
 
   report(runcard.diagonal_basis ? 'diagonalising the correlation matrix' : 'splitting data points');
   const seeding = {
@@ -212,8 +223,12 @@ export async function buildFitInputs(
   let validation: Chi2Structure;
   let trainingCounts: Int32Array;
   let validationCounts: Int32Array;
-  if (runcard.diagonal_basis) {
-    const split = eigenbasisSplit(blocks, { ...seeding, diagonalFrac: runcard.diagonal_frac });
+  if (eigensystems !== undefined) {
+    const split = eigenbasisSplit(blocks, {
+      ...seeding,
+      diagonalFrac: runcard.diagonal_frac,
+      eigensystems: await eigensystems.eigensystems(),
+    });
     ({ training, validation } = split);
     trainingCounts = split.trainingModes;
     validationCounts = split.validationModes;
@@ -234,39 +249,192 @@ export async function buildFitInputs(
     trainingCounts = count(1);
     validationCounts = count(0);
   }
-
-  const lagrange = (sets: readonly ResolvedDataset[], inputs: readonly { maxlambda: number }[]) =>
-    sets.map((set, i): LagrangeDataset => ({
-      name: set.name,
-      ndata: set.commonData.ndata,
-      maxLambda: inputs[i].maxlambda,
-      observable: toObservableTensors(set.observable, xOffsetOf),
-    }));
   return {
-    key,
-    replicas: [...replicas],
-    q0,
-    xGrid: union.xGrid,
-    datasets: fitDatasets,
-    ndata,
-    centralData,
-    pseudodata: Float32Array.from(pseudodata),
+    pseudodata,
     training,
     validation,
-    // Without weights the sampling covariance is the fitting one: its factors serve the inverse.
-    experimental: sharedCovarianceChi2(blocks, weighted ? undefined : samplingFactors),
+    experimental,
     trainingCounts,
     validationCounts,
-    positivity: lagrange(positivitySets, runcard.positivity.posdatasets),
-    integrability: lagrange(integrabilitySets, runcard.integrability.integdatasets),
-    t0PdfSet: runcard.datacuts.t0pdfset,
-    sources: [
-      ...new Set([
-        ...commonData.flatMap((data) => data.files),
-        ...allTables.flatMap((table) => [table.file, ...table.cFactors]),
-        ...(t0 === undefined ? [] : [t0.file]),
-        ...(truthFile === undefined ? [] : [truthFile]),
-      ]),
-    ],
   };
+}
+
+/** The diagonal basis started from the measured data alone (see {@link earlyDiagonalBasis}). */
+interface EarlyDiagonalBasis {
+  /** Builds the fitting covariance of the data and starts its eigensystems. */
+  readonly start: (commonData: readonly CommonData[]) => void;
+  /** The covariance and eigensystems started from exactly these data, if they were. */
+  readonly startedFrom: (
+    commonData: readonly CommonData[],
+  ) => { blocks: BlockCovariance[]; eigensystems: PendingCorrelationEigensystems } | undefined;
+  /** Stops the eigensystems' worker, if it still runs. */
+  readonly stop: () => Promise<void>;
+}
+
+/**
+ * Where the fitting covariance needs only the measured data (no t0 PDF, no closure-test fake
+ * data), its blocks and their diagonal basis can start while the FK tables are still being read:
+ * {@link resolveRuncardDatasets} hands over the cut data, the same objects the datasets end up
+ * with, so the covariance is the one built afterwards, bit for bit.
+ */
+function earlyDiagonalBasis(runcard: Runcard): EarlyDiagonalBasis | undefined {
+  if (runcard.datacuts.t0pdfset !== undefined || runcard.closuretest?.fakedata === true) {
+    return undefined;
+  }
+  let started:
+    | {
+        commonData: readonly CommonData[];
+        blocks: BlockCovariance[];
+        eigensystems: PendingCorrelationEigensystems;
+      }
+    | undefined;
+  return {
+    start: (commonData) => {
+      try {
+        const weights = runcard.dataset_inputs.map((input) => input.weight);
+        const blocks = covarianceBlocks(commonData, { weights });
+        started = { commonData, blocks, eigensystems: startCorrelationEigensystems(blocks) };
+      } catch {
+        // Bad uncertainties: the covariance built after the FK tables reports them.
+      }
+    },
+    startedFrom: (commonData) =>
+      started !== undefined &&
+      commonData.length === started.commonData.length &&
+      commonData.every((data, d) => data === started?.commonData[d])
+        ? started
+        : undefined,
+    stop: async () => {
+      await started?.eigensystems.stop();
+    },
+  };
+}
+
+/**
+ * Builds the fit inputs of a runcard for the given replicas (see {@link FitInputs}): resolves
+ * every dataset (commondata + FK tables, or bundles) with the kinematic cuts, the t0 covariance
+ * block by block, each replica's pseudodata and training/validation split as χ² structures,
+ * the positivity and integrability sets, the shared x-grid and the FK tensors.
+ *
+ * @param key - the cache key to record
+ */
+export async function buildFitInputs(
+  runcard: Runcard,
+  paths: InputPaths,
+  replicas: readonly number[],
+  key: string,
+  report: ProgressReporter = () => undefined,
+): Promise<FitInputs> {
+  const early = runcard.diagonal_basis ? earlyDiagonalBasis(runcard) : undefined;
+  // The eigensystems started after the FK tables, when they could not start before.
+  let stoppable: PendingCorrelationEigensystems | undefined;
+  try {
+    const { measured, positivitySets, integrabilitySets } = await resolveRuncardDatasets(
+      runcard,
+      paths,
+      report,
+      early === undefined ? {} : { onMeasuredCommonData: early.start },
+    );
+    const allTables = [...measured, ...positivitySets, ...integrabilitySets].flatMap(tablesOf);
+    const q0 = commonQ0(allTables);
+    const { datasets, truthFile } = await withFakeData(runcard, paths, measured, q0);
+    const union = xGridUnion(allTables);
+    const xOffsetOf = (table: FkTable) => union.tableOffsets.get(table) ?? 0;
+
+    const commonData = datasets.map((dataset) => dataset.commonData);
+    const t0 = await t0Predictions(runcard, paths, datasets, q0);
+    report(`building the ${t0 === undefined ? 'experimental' : 't0'} covariance`);
+    const started = t0 === undefined ? early?.startedFrom(commonData) : undefined;
+    const blocks =
+      started?.blocks ??
+      covarianceBlocks(commonData, {
+        ...(t0 === undefined ? {} : { t0Predictions: t0.predictions }),
+        weights: runcard.dataset_inputs.map((input) => input.weight),
+      });
+    // The diagonal basis's eigen-decompositions, the costliest step, run in a worker thread
+    // beside the pseudodata and the experimental χ²'s inverses, from the data alone already
+    // while the FK tables were read, when the covariance needs nothing else.
+    let eigensystems = started?.eigensystems;
+    if (eigensystems === undefined && runcard.diagonal_basis) {
+      eigensystems = startCorrelationEigensystems(blocks);
+      stoppable = eigensystems;
+    }
+    // Replicas are sampled from the (t0) covariance without the dataset weights, as upstream's
+    // sampling covariance; the weights only enter the χ² the fit minimises.
+    const weighted = runcard.dataset_inputs.some((input) => input.weight !== 1);
+    const samplingBlocks = weighted
+      ? covarianceBlocks(commonData, t0 === undefined ? {} : { t0Predictions: t0.predictions })
+      : blocks;
+
+    let offset = 0;
+    const fitDatasets: FitDataset[] = datasets.map((dataset) => {
+      const entry = {
+        name: dataset.name,
+        offset,
+        ndata: dataset.commonData.ndata,
+        observable: toObservableTensors(dataset.observable, xOffsetOf),
+      };
+      offset += entry.ndata;
+      return entry;
+    });
+    const ndata = offset;
+    const centralData = new Float64Array(ndata);
+    const positive = new Uint8Array(ndata);
+    fitDatasets.forEach((dataset, d) => {
+      centralData.set(commonData[d].central, dataset.offset);
+      positive.fill(
+        commonData[d].positivityRequired ? 1 : 0,
+        dataset.offset,
+        dataset.offset + dataset.ndata,
+      );
+    });
+
+    const { pseudodata, training, validation, experimental, trainingCounts, validationCounts } =
+      await replicaStructures(runcard, replicas, {
+        fitDatasets,
+        centralData,
+        positive,
+        blocks,
+        samplingBlocks,
+        report,
+        eigensystems,
+      });
+
+    const lagrange = (sets: readonly ResolvedDataset[], inputs: readonly { maxlambda: number }[]) =>
+      sets.map((set, i): LagrangeDataset => ({
+        name: set.name,
+        ndata: set.commonData.ndata,
+        maxLambda: inputs[i].maxlambda,
+        observable: toObservableTensors(set.observable, xOffsetOf),
+      }));
+    return {
+      key,
+      replicas: [...replicas],
+      q0,
+      xGrid: union.xGrid,
+      datasets: fitDatasets,
+      ndata,
+      centralData,
+      pseudodata: Float32Array.from(pseudodata),
+      training,
+      validation,
+      experimental,
+      trainingCounts,
+      validationCounts,
+      positivity: lagrange(positivitySets, runcard.positivity.posdatasets),
+      integrability: lagrange(integrabilitySets, runcard.integrability.integdatasets),
+      t0PdfSet: runcard.datacuts.t0pdfset,
+      sources: [
+        ...new Set([
+          ...commonData.flatMap((data) => data.files),
+          ...allTables.flatMap((table) => [table.file, ...table.cFactors]),
+          ...(t0 === undefined ? [] : [t0.file]),
+          ...(truthFile === undefined ? [] : [truthFile]),
+        ]),
+      ],
+    };
+  } finally {
+    await early?.stop();
+    await stoppable?.stop();
+  }
 }

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { userCacheFolder, type Runcard } from '@partonfit/core';
 import {
   CLOSURE_DATA_X_RANGE,
@@ -9,14 +11,16 @@ import {
   CLOSURE_POSITIVITY_X_RANGE,
   CLOSURE_X_GRID_OPTIONS,
 } from '../closure/closure-datasets.js';
-import { cacheKey, readHdf5File, writeHdf5File, type Hdf5Dataset } from '@partonfit/io';
+import { cacheKey } from '@partonfit/io';
 import { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
 import type { FitInputs } from './fit-inputs.js';
+import { CACHE_FORMAT, readCache, writeCache } from './fit-inputs-cache.js';
 import { inputPaths } from './input-paths.js';
-import { packTree, unpackTree, type TreeArray } from './typed-array-tree.js';
 
-/** Version of the cache layout; a cache written by another version is rebuilt. */
-const CACHE_FORMAT = 'partonfit-fit-inputs-1';
+const CACHE_WRITER = new URL('./cache-writer-worker.js', import.meta.url);
+
+/** The cache files being written in the background by this process, until they are in place. */
+const pendingWrites = new Map<string, Promise<void>>();
 
 /**
  * What else decides the cached inputs beyond the runcard and the files: the package's version
@@ -58,7 +62,13 @@ export interface PreparedFitInputs {
   readonly cached: boolean;
   /** The cache file read or written, if any. */
   readonly cacheFile: string | undefined;
-  /** Wall time of the preparation, in seconds. */
+  /**
+   * Settles when the cache file is in place or its writing has failed (reported through
+   * `report`): a cold preparation returns as soon as the inputs are built and writes the cache
+   * in a worker thread, where the compiled package runs.
+   */
+  readonly cacheWritten: Promise<void>;
+  /** Wall time of the preparation until the inputs are returned, in seconds. */
   readonly seconds: number;
 }
 
@@ -87,15 +97,6 @@ function inputSettings(runcard: Runcard): unknown[] {
   return INPUT_KEYS.map((key) => runcard[key]);
 }
 
-/** size and modification time of each file: a cached copy is valid while these agree. */
-function fingerprints(files: readonly string[]): [string, number, number][] {
-  return files.map((file) => {
-    if (!existsSync(file)) return [file, -1, -1];
-    const stats = statSync(file);
-    return [file, stats.size, stats.mtimeMs];
-  });
-}
-
 /** The cache key: a hash of the builder's identity, the settings, resolved paths and replicas. */
 function fitInputsKey(runcard: Runcard, runcardFile: string, replicas: readonly number[]): string {
   // The runcard's folder: relative bundle, fktables and commondata paths are resolved from it.
@@ -105,38 +106,6 @@ function fitInputsKey(runcard: Runcard, runcardFile: string, replicas: readonly 
   );
   const paths = { runcardFolder, theories, commondata, lhapdf, theoryId };
   return cacheKey([CACHE_FORMAT, BUILDER_IDENTITY, inputSettings(runcard), paths, replicas]);
-}
-
-async function writeCache(file: string, inputs: FitInputs): Promise<void> {
-  const { arrays, skeleton } = packTree(inputs);
-  const datasets: Record<string, Hdf5Dataset> = {};
-  for (const [path, data] of arrays) datasets[path] = { shape: [data.length], data };
-  await writeHdf5File(file, {
-    datasets,
-    attributes: {
-      format: CACHE_FORMAT,
-      skeleton,
-      fingerprints: JSON.stringify(fingerprints(inputs.sources)),
-    },
-  });
-}
-
-/** The cached inputs, or undefined when the file is missing, of another format, or stale. */
-async function readCache(file: string): Promise<FitInputs | undefined> {
-  if (!existsSync(file)) return undefined;
-  try {
-    const { datasets, attributes } = await readHdf5File(file);
-    if (attributes.format !== CACHE_FORMAT || typeof attributes.skeleton !== 'string')
-      return undefined;
-    const arrays = new Map<string, TreeArray>();
-    for (const [path, dataset] of datasets) arrays.set(path, dataset.data);
-    const inputs = unpackTree(attributes.skeleton, arrays) as FitInputs;
-    const current = JSON.stringify(fingerprints(inputs.sources));
-    return attributes.fingerprints === current ? inputs : undefined;
-  } catch {
-    // Unreadable, corrupt or of another layout: build the inputs again.
-    return undefined;
-  }
 }
 
 /**
@@ -155,10 +124,17 @@ export async function prepareFitInputs(
   const cacheFile = folder === null ? undefined : join(folder, `fit-inputs-${key}.h5`);
   const seconds = () => (performance.now() - start) / 1000;
   if (cacheFile !== undefined) {
+    await pendingWrites.get(cacheFile);
     const cached = await readCache(cacheFile);
     if (cached !== undefined) {
       report?.(`read the fit inputs from ${cacheFile}`);
-      return { inputs: cached, cached: true, cacheFile, seconds: seconds() };
+      return {
+        inputs: cached,
+        cached: true,
+        cacheFile,
+        cacheWritten: Promise.resolve(),
+        seconds: seconds(),
+      };
     }
   }
   const inputs = await buildFitInputs(
@@ -168,14 +144,60 @@ export async function prepareFitInputs(
     key,
     report,
   );
-  if (cacheFile !== undefined) {
-    try {
-      await mkdir(dirname(cacheFile), { recursive: true });
-      await writeCache(cacheFile, inputs);
-      report?.(`cached the fit inputs in ${cacheFile}`);
-    } catch (error) {
-      report?.(`could not cache the fit inputs in ${cacheFile}: ${String(error)}`);
+  const cacheWritten = Promise.resolve();
+  if (cacheFile === undefined)
+    return { inputs, cached: false, cacheFile, cacheWritten, seconds: seconds() };
+  try {
+    await mkdir(dirname(cacheFile), { recursive: true });
+    if (existsSync(fileURLToPath(CACHE_WRITER))) {
+      const inBackground = writeCacheInBackground(cacheFile, inputs, report);
+      return { inputs, cached: false, cacheFile, cacheWritten: inBackground, seconds: seconds() };
     }
+    await writeCache(cacheFile, inputs);
+    report?.(`cached the fit inputs in ${cacheFile}`);
+  } catch (error) {
+    report?.(`could not cache the fit inputs in ${cacheFile}: ${String(error)}`);
   }
-  return { inputs, cached: false, cacheFile, seconds: seconds() };
+  return { inputs, cached: false, cacheFile, cacheWritten, seconds: seconds() };
+}
+
+/**
+ * Writes the cache file in a worker thread (atomically, as {@link writeCache}), registered in
+ * {@link pendingWrites} until it is in place so that this process reads it only then; the
+ * promise never rejects, a failure is reported.
+ */
+function writeCacheInBackground(
+  file: string,
+  inputs: FitInputs,
+  report: ProgressReporter | undefined,
+): Promise<void> {
+  // No inherited Node options: a runner's `--conditions=@partonfit/source` would send the
+  // compiled worker to the TypeScript sources.
+  const worker = new Worker(CACHE_WRITER, { workerData: { file, inputs }, execArgv: [] });
+  const written = new Promise<void>((resolve) => {
+    let settled = false;
+    const settle = (problem: string | undefined) => {
+      if (settled) return;
+      settled = true;
+      report?.(
+        problem === undefined
+          ? `cached the fit inputs in ${file}`
+          : `could not cache the fit inputs in ${file}: ${problem}`,
+      );
+      resolve();
+    };
+    worker.once('message', ({ problem }: { problem: string | undefined }) => {
+      settle(problem);
+    });
+    worker.once('error', (error) => {
+      settle(String(error));
+    });
+    worker.once('exit', (code) => {
+      settle(`the cache writer exited with code ${code}`);
+    });
+  }).finally(() => {
+    pendingWrites.delete(file);
+  });
+  pendingWrites.set(file, written);
+  return written;
 }

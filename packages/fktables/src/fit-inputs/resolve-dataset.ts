@@ -182,6 +182,15 @@ async function theoryObservable(
   );
 }
 
+/** Options of {@link resolveDataset}. */
+export interface ResolveDatasetOptions {
+  /**
+   * Receives the dataset's data after the kinematic cuts as soon as they are read, before the FK
+   * tables (the same object the resolved dataset holds), e.g. to start on the covariance.
+   */
+  readonly onCommonData?: (commonData: CommonData) => void;
+}
+
 /**
  * A runcard dataset entry resolved to data and observable, with the kinematic cuts applied:
  * - `bundle`: the npz bundle holds both;
@@ -202,14 +211,20 @@ export async function resolveDataset(
   input: DatasetInput,
   paths: InputPaths,
   cuts: DisCuts,
+  { onCommonData }: ResolveDatasetOptions = {},
 ): Promise<ResolvedDataset> {
   const embedded = embeddedDataset(input.dataset);
-  if (embedded !== undefined) return embedded;
+  if (embedded !== undefined) {
+    onCommonData?.(embedded.commonData);
+    return embedded;
+  }
   if (input.bundle !== undefined) {
     const bundle = await loadBundle(runcardPath(paths, input.bundle), { name: input.dataset });
+    const commonData = bundleAsCommonData(bundle);
+    onCommonData?.(commonData);
     return {
       name: input.dataset,
-      commonData: bundleAsCommonData(bundle),
+      commonData,
       observable: createObservable(input.dataset, 'NULL', [[bundle.fkTable]]),
     };
   }
@@ -220,19 +235,45 @@ export async function resolveDataset(
   }
   const options = input.variant === undefined ? {} : { variant: input.variant };
   const commonData = await loadCommonData(commondataFolder, input.dataset, options);
+  const cut = onCommonData === undefined ? undefined : earlyCut(commonData, cuts);
+  if (cut !== undefined) onCommonData?.(cut.commonData);
   const observable =
     input.fktables === undefined
       ? await theoryObservable(input.dataset, input.cfac, commonData, commondataFolder, paths)
       : await explicitObservable(input, input.fktables, paths);
-  return cutDataset(input.dataset, commonData, observable, cuts);
+  return cutDataset(input.dataset, commonData, observable, cuts, cut);
 }
 
-/** The dataset restricted to the points that pass the cuts, after checking the point counts. */
+/** The kinematic cut of a dataset's points and its data after the cut. */
+interface PointCut {
+  readonly mask: Uint8Array;
+  readonly commonData: CommonData;
+}
+
+/**
+ * The cut of the data before the FK tables are read, for {@link ResolveDatasetOptions.onCommonData};
+ * undefined when the cut fails, so that {@link cutDataset} reports the data's problems in its
+ * own order.
+ */
+function earlyCut(commonData: CommonData, cuts: DisCuts): PointCut | undefined {
+  try {
+    const mask = kinematicCutMask(commonData, cuts);
+    return { mask, commonData: applyPointMask(commonData, mask) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The dataset restricted to the points that pass the cuts, after checking the point counts
+ * (`cut`: the cut already made by {@link earlyCut}).
+ */
 function cutDataset(
   name: string,
   commonData: CommonData,
   observable: Observable,
   cuts: DisCuts,
+  cut?: PointCut,
 ): ResolvedDataset {
   const ndata = observableNdata(observable);
   if (ndata !== commonData.ndata) {
@@ -242,10 +283,10 @@ function cutDataset(
       problem: `the data have ${commonData.ndata} points but the FK tables predict ${ndata}`,
     });
   }
-  const mask = kinematicCutMask(commonData, cuts);
+  const mask = cut?.mask ?? kinematicCutMask(commonData, cuts);
   return {
     name,
-    commonData: applyPointMask(commonData, mask),
+    commonData: cut?.commonData ?? applyPointMask(commonData, mask),
     observable: cutObservable(observable, mask),
   };
 }

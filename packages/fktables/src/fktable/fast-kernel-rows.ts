@@ -1,4 +1,5 @@
 import { EVOLUTION_BASIS, EVOLUTION_BASIS_SIZE, InputFileError } from '@partonfit/core';
+import { parseDecimal } from './decimal-number.js';
 import type { LegacySection } from './legacy-sections.js';
 
 /**
@@ -111,7 +112,7 @@ export function readFastKernelRows(
       if (count < width) {
         let value = 0;
         if (position - tokenStart !== 1 || text.charCodeAt(tokenStart) !== ZERO) {
-          value = numeric ? Number(text.slice(tokenStart, position)) : Number.NaN;
+          value = numeric ? parseDecimal(text, tokenStart, position) : Number.NaN;
           if (!(Math.abs(value) <= FLOAT32_MAX)) {
             const token = text.slice(tokenStart, position);
             if (Number.isFinite(value)) {

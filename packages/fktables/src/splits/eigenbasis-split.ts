@@ -2,7 +2,6 @@ import {
   deriveNamedSeed,
   InvalidArgumentError,
   SeededRandom,
-  symmetricEigen,
   type EigenbasisChi2,
   type EigenbasisChi2Block,
 } from '@partonfit/core';
@@ -12,6 +11,7 @@ import {
   type BlockCovariance,
   type DataBlock,
 } from '../pseudodata/covariance-blocks.js';
+import { correlationEigensystem, type CorrelationEigensystem } from './correlation-eigensystem.js';
 import { shuffledIndices, splitSeed, type SplitSeeding } from './point-split.js';
 
 /** The eigensystem of one block's correlation matrix, as the χ² needs it. */
@@ -29,6 +29,12 @@ export interface EigenbasisSplitOptions extends SplitSeeding {
   readonly diagonalFrac: number;
   /** Eigenmodes with eigenvalue ≤ this are dropped (default 0: only non-positive ones). */
   readonly threshold?: number;
+  /**
+   * The blocks' correlation eigensystems, one per block in order, when already at hand (e.g.
+   * from {@link startCorrelationEigensystems}, which shares them with a worker thread); by
+   * default they are computed here with {@link correlationEigensystem}.
+   */
+  readonly eigensystems?: readonly CorrelationEigensystem[];
 }
 
 /** The training and validation χ² structures of a diagonal-basis split. */
@@ -41,15 +47,12 @@ export interface EigenbasisSplit {
   readonly validationModes: Int32Array;
 }
 
-function blockEigenmodes(block: BlockCovariance, threshold: number): BlockEigenmodes {
-  const { size, covariance } = block;
-  const scale = new Float64Array(size);
-  for (let i = 0; i < size; i++) scale[i] = Math.sqrt(covariance.data[i * size + i]);
-  const correlation = { ...covariance, data: Float64Array.from(covariance.data) };
-  for (let i = 0; i < size; i++) {
-    for (let j = 0; j < size; j++) correlation.data[i * size + j] /= scale[i] * scale[j];
-  }
-  const { values, vectors } = symmetricEigen(correlation);
+function blockEigenmodes(
+  block: DataBlock,
+  { scale, values, vectors }: CorrelationEigensystem,
+  threshold: number,
+): BlockEigenmodes {
+  const { size } = block;
   const kept: number[] = [];
   values.forEach((value, k) => {
     if (value > threshold) kept.push(k);
@@ -89,7 +92,17 @@ export function eigenbasisSplit(
   }
   const ndata = blockedDataSize(blocks);
   assertBlocksCover(blocks, ndata);
-  const eigenmodes = blocks.map((block) => blockEigenmodes(block, options.threshold ?? 0));
+  const { eigensystems = blocks.map(correlationEigensystem) } = options;
+  const mismatch = blocks.findIndex((block, b) => eigensystems.at(b)?.values.length !== block.size);
+  if (mismatch >= 0 || eigensystems.length !== blocks.length) {
+    throw new InvalidArgumentError({
+      argument: 'eigensystems',
+      problem: `${eigensystems.length} eigensystems do not match the ${blocks.length} covariance blocks${mismatch >= 0 ? ` (block ${mismatch} first)` : ''}`,
+    });
+  }
+  const eigenmodes = blocks.map((block, b) =>
+    blockEigenmodes(block, eigensystems[b], options.threshold ?? 0),
+  );
   const totalModes = eigenmodes.reduce((sum, modes) => sum + modes.eigenvalues.length, 0);
   const trainingCount = Math.floor(totalModes * diagonalFrac);
   const isTraining = new Uint8Array(replicas.length * totalModes);

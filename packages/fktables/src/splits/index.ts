@@ -1,4 +1,10 @@
 export { chi2FromStructure, chi2StructureBytes } from './chi2-reference.js';
+export { correlationEigensystem, type CorrelationEigensystem } from './correlation-eigensystem.js';
+export {
+  startCorrelationEigensystems,
+  type CorrelationEigensystemsOptions,
+  type PendingCorrelationEigensystems,
+} from './correlation-eigensystems-in-parallel.js';
 export {
   eigenbasisSplit,
   type EigenbasisSplit,
