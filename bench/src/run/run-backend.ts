@@ -189,7 +189,7 @@ export async function runBackend(
   const ratios: RatioResult[] = [];
   const maxReplicas = Math.max(...options.replicas);
   for (const name of options.workloads) {
-    const spec = workloadSpecs[name] as WorkloadSpec;
+    const spec = workloadSpecs[name];
     prefix(`building ${name} for ${maxReplicas} replicas`);
     const workload = buildWorkload(
       spec,
