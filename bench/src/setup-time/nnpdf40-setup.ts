@@ -3,35 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NNPDF40_WORKLOAD } from '../workloads/workloads.js';
 import type { WorkloadSpec } from '../workloads/workload-spec.js';
-import { timePrepareFitInputs } from './setup-time.js';
+import { timePrepareFitInputs, type PrepareTiming } from './setup-time.js';
 import { writeSyntheticTheoryFolder } from './synthetic-theory-folder.js';
 
 /** Set-up time of an NNPDF4.0-sized input set read from files, cold and from the HDF5 cache. */
-export interface Nnpdf40SetupTiming {
+export interface Nnpdf40SetupTiming extends PrepareTiming {
   /** The workload whose shapes the files have. */
   readonly workload: string;
   /** Number of replicas prepared. */
   readonly replicas: number;
-  /** Data points of the fit (measured datasets, after cuts). */
-  readonly ndata: number;
   /** FK tables read (datasets, positivity and integrability sets). */
   readonly tables: number;
   /** Megabytes of files read (FK tables, commondata, runcard). */
   readonly megabytes: number;
   /** Writing the synthetic folder (not a partonfit cost). */
   readonly writeSeconds: number;
-  /** `prepareFitInputs` with an empty cache folder, until it returns the inputs. */
-  readonly coldSeconds: number;
-  /** From the cold call's start until its HDF5 cache file is in place (written in the background). */
-  readonly coldCacheWrittenSeconds: number;
-  /** `prepareFitInputs` again, from the HDF5 cache. */
-  readonly cachedSeconds: number;
-  /** CPU time (user + system) of the cold call: the work, whatever the machine's load. */
-  readonly coldCpuSeconds: number;
-  /** CPU time of the cached call. */
-  readonly cachedCpuSeconds: number;
-  /** Whether the second call did come from the cache. */
-  readonly cacheHit: boolean;
 }
 
 /**
@@ -50,18 +36,12 @@ export async function measureNnpdf40SetupTime(
     const writeSeconds = (performance.now() - start) / 1000;
     const timing = await timePrepareFitInputs(written.runcardFile, replicas);
     return {
+      ...timing,
       workload: spec.name,
       replicas,
-      ndata: timing.ndata,
       tables: written.tables,
       megabytes: written.bytes / 1e6,
       writeSeconds,
-      coldSeconds: timing.coldSeconds,
-      coldCacheWrittenSeconds: timing.coldCacheWrittenSeconds,
-      cachedSeconds: timing.cachedSeconds,
-      coldCpuSeconds: timing.coldCpuSeconds,
-      cachedCpuSeconds: timing.cachedCpuSeconds,
-      cacheHit: timing.cacheHit,
     };
   } finally {
     await rm(folder, { recursive: true, force: true });
