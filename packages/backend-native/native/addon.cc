@@ -453,13 +453,31 @@ LuminosityProblem luminosity_problem(const Napi::CallbackInfo& info, size_t inde
   return p;
 }
 
+// The half contractions (luminosity.h) at argument `index` when given: only below
+// kPlaneReplicas replicas.
+float* half_contractions_argument(const Napi::CallbackInfo& info, size_t index,
+                                  const LuminosityProblem& p) {
+  if (info[index].IsNull() || info[index].IsUndefined()) return nullptr;
+  const Napi::Env env = info.Env();
+  if (p.replicas >= kPlaneReplicas) {
+    fail(env, "luminosity contraction: halfContractions are kept only below " +
+                  std::to_string(kPlaneReplicas) + " replicas, not for " +
+                  std::to_string(p.replicas));
+  }
+  const ArrayView<float> halves = floats(info, index, "halfContractions");
+  require_length(env, halves.length, p.channels * 2 * p.replicas * p.x * p.data,
+                 "halfContractions");
+  return halves.data;
+}
+
 // luminosityContraction(pdf, fk, firstFlavours, secondFlavours, replicas, x, flavours, data, out,
-// support?)
+// support?, halfContractions?)
 Napi::Value LuminosityContraction(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   if (info.Length() < 9) fail(env, "luminosityContraction takes 9 arguments");
   LuminosityProblem p = luminosity_problem(info, 0);
   p.support = luminosity_support_argument(info, 9, p);
+  p.half_contractions = half_contractions_argument(info, 10, p);
   const ArrayView<float> out = floats(info, 8, "out");
   require_length(env, out.length, p.replicas * p.data, "out");
   luminosity_contraction(p, out.data);
@@ -467,13 +485,15 @@ Napi::Value LuminosityContraction(const Napi::CallbackInfo& info) {
 }
 
 // luminosityContractionGrad(dy, pdf, fk, firstFlavours, secondFlavours, replicas, x, flavours,
-// data, dPdf, support?)
+// data, dPdf, support?, halfContractions?): with the half contractions that
+// luminosityContraction wrote for the same pdf and fk, the table is not read.
 Napi::Value LuminosityContractionGrad(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   if (info.Length() < 10) fail(env, "luminosityContractionGrad takes 10 arguments");
   const ArrayView<float> dy = floats(info, 0, "dy");
   LuminosityProblem p = luminosity_problem(info, 1);
   p.support = luminosity_support_argument(info, 10, p);
+  p.half_contractions = half_contractions_argument(info, 11, p);
   const ArrayView<float> d_pdf = floats(info, 9, "dPdf");
   require_length(env, dy.length, p.replicas * p.data, "dy");
   require_length(env, d_pdf.length, p.replicas * p.x * p.flavours, "dPdf");

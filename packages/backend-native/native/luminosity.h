@@ -26,6 +26,11 @@ struct LuminosityProblem {
   // Where the table can be non-zero (luminosity_support's layout), or null for a dense table:
   // the kernels skip the x2 points outside it.
   const int32_t* support = nullptr;
+  // Below kPlaneReplicas (luminosity_planes.h) replicas, the table's half contractions
+  // (channels, 2, replicas, x, data), or null: the forward writes Σ_a pdf[r, a, f1(c)] ·
+  // fk[(c, a, b), n] at [c, 0, r, b, n] and Σ_b pdf[r, b, f2(c)] · fk[(c, a, b), n] at
+  // [c, 1, r, a, n], and the gradient then reads them instead of the table.
+  float* half_contractions = nullptr;
 };
 
 // Where each column of an FK table (fk as in LuminosityProblem) is non-zero in x2: for channel c,

@@ -3,7 +3,9 @@
 // table tile by tile; these read it once, front to back, in whole vectors. Each (channel, x1)
 // row of the table is a contiguous (x2, data) plane, so
 //   plane[r, c](b, n) = Σ_a pdf[r, a, f1(c)] · fk[(c, a, b), n]
-// is a sum of whole rows, and the forward and the gradient follow from it and the row sums.
+// is a sum of whole rows, and the forward and the gradient follow from it and the row sums. Given
+// half contractions to keep (LuminosityProblem), the forward also sums each row against the
+// second factor, and the gradient reads both instead of the table.
 #pragma once
 
 #include <cstdint>

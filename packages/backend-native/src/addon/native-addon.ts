@@ -134,7 +134,11 @@ export interface NativeAddon {
    * pdf `(replicas, x, flavours)`, fk `(channels · x · x, data)` with one channel per entry of
    * the two flavour lists, out `(replicas, data)`. With a support
    * ({@link NativeAddon.luminositySupport} of the same fk) the x2 points where the table is zero
-   * are skipped.
+   * are skipped. Below `planeReplicas` ({@link NativeAddon.info}) replicas, halfContractions
+   * `(channels, 2, replicas, x, data)` receive the table contracted with each of a channel's
+   * two factors, `Σ_a pdf[r, a, firstFlavours[c]] · fk[(c · x + a) · x + b, n]` at
+   * `[c, 0, r, b, n]` and `Σ_b pdf[r, b, secondFlavours[c]] · fk[(c · x + a) · x + b, n]` at
+   * `[c, 1, r, a, n]`, for {@link NativeAddon.luminosityContractionGrad}.
    */
   luminosityContraction(
     pdf: Float32Array,
@@ -147,10 +151,13 @@ export interface NativeAddon {
     data: number,
     out: Float32Array,
     support?: Int32Array,
+    halfContractions?: Float32Array,
   ): void;
   /**
    * The gradient of `Σ dy ⊙ out` of {@link NativeAddon.luminosityContraction} with respect to
-   * the PDF, written to dPdf `(replicas, x, flavours)`.
+   * the PDF, written to dPdf `(replicas, x, flavours)`. With the halfContractions that
+   * {@link NativeAddon.luminosityContraction} wrote for the same pdf and fk, the table is not
+   * read.
    */
   luminosityContractionGrad(
     dy: Float32Array,
@@ -164,6 +171,7 @@ export interface NativeAddon {
     data: number,
     dPdf: Float32Array,
     support?: Int32Array,
+    halfContractions?: Float32Array,
   ): void;
   /**
    * Seconds of each of `rounds` rounds (after a warm-up) in which every thread of the addon's

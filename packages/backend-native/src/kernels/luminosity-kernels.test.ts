@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { cyclingChannels } from '@partonfit/testing';
 import { describe, expect, it } from 'vitest';
 import { loadNativeAddon } from '../addon/index.js';
+import { NativeBackend } from '../native-backend.js';
 import {
   nativeAvailable,
   randomTensor,
@@ -97,6 +98,19 @@ function backward(sizes: Sizes, fused: boolean): tf.Tensor {
   return tf.grad((p: tf.Tensor) => tf.sum(tf.mul(tf.matMul(luminosity(p, sizes), fk), dy)))(pdf);
 }
 
+/**
+ * `dPdf` of the fused gradient kernel right after the forward kernel on the same PDF and table:
+ * below the addon's `planeReplicas` it reads the half contractions the forward left.
+ */
+function backwardAfterForward(sizes: Sizes): tf.Tensor {
+  const { pdf, fk, dy } = inputs(sizes);
+  tf.engine().runKernel(LUMINOSITY_CONTRACTION, { pdf, fk }, flavourAttrs(sizes));
+  const [dPdf] = tf
+    .engine()
+    .runKernel<tf.Tensor[]>(LUMINOSITY_CONTRACTION_GRAD, { dy, pdf, fk }, flavourAttrs(sizes));
+  return dPdf;
+}
+
 /** float32 sums of `terms` products of inputs in [−1, 1] may differ by `terms · 2⁻²³`. */
 const tolerance = ({ x, channels, data }: Sizes, inner: number) =>
   Math.max(inner, 1) * 2 ** -23 * Math.max(x * x * channels.length, data);
@@ -150,6 +164,11 @@ const SIZES: readonly [string, Sizes][] = [
     'planes: six replicas in blocks of 4 and 2, threaded',
     { replicas: 6, x: 30, flavours: 14, data: 13, channels: cyclingChannels(13, 40) },
   ],
+  // 70 data points: the half contractions of an x2 point take a group of 4 vectors and 1 more.
+  [
+    'planes: two replicas, 70 data points',
+    { replicas: 2, x: 20, flavours: 5, data: 70, channels: cyclingChannels(5, 6) },
+  ],
   // Every point is zero where x1 and x2 indices sum to less than 6, so rows of small x1 start
   // their non-zero part inside a chunk (planes skip a row only where all points are zero).
   [
@@ -186,6 +205,93 @@ describe.skipIf(!nativeAvailable)('luminosity contraction kernels on native', ()
       expect(worstRatio(native.values, cpu.values, 0, bound)).toBeLessThanOrEqual(1);
     });
   }
+
+  const { planeReplicas } = nativeAvailable
+    ? loadNativeAddon().addon!.info()
+    : { planeReplicas: 0 };
+  for (const [label, sizes] of SIZES.filter(([, { replicas }]) => replicas < planeReplicas)) {
+    it(`should equal cpu autodiff from the forward's half contractions (${label})`, async () => {
+      const cpu = await runOn('cpu', () => backward(sizes, false));
+      const native = await runOn('native', () => backwardAfterForward(sizes));
+      const bound = tolerance(sizes, sizes.x * sizes.data * sizes.channels.length);
+      expect(worstRatio(native.values, cpu.values, 0, bound)).toBeLessThanOrEqual(1);
+    });
+  }
+
+  it('should take the gradient from the half contractions of the same PDF and contraction only', async () => {
+    const sizes: Sizes = {
+      replicas: 2,
+      x: 6,
+      flavours: 3,
+      data: 5,
+      channels: cyclingChannels(3, 4),
+    };
+    const attrs = flavourAttrs(sizes);
+    // The same table read with each channel's flavours swapped: another contraction.
+    const swapped = luminosityContractionAttrs(
+      sizes.channels.map(([first, second]) => [second, first]),
+    );
+    const gradient = (dy: tf.Tensor, pdf: tf.Tensor, fk: tf.Tensor, flavours = attrs) =>
+      tf.engine().runKernel<tf.Tensor[]>(LUMINOSITY_CONTRACTION_GRAD, { dy, pdf, fk }, flavours)[0];
+    await tf.setBackend('native');
+    const gradients = tf.tidy(() => {
+      const { pdf, fk, dy } = inputs(sizes);
+      const before = [gradient(dy, pdf, fk), gradient(dy, pdf, fk, swapped)];
+      tf.engine().runKernel(LUMINOSITY_CONTRACTION, { pdf, fk }, attrs);
+      // Doubling the table behind the kernels' back: only a gradient that reads it sees that.
+      const backend = tf.backend();
+      if (!(backend instanceof NativeBackend)) throw new Error('the native backend is not active');
+      const table = backend.data.get(fk.dataId).values as Float32Array;
+      table.forEach((value, i) => (table[i] = 2 * value));
+      const after = [
+        gradient(dy, pdf, fk),
+        gradient(dy, tf.add(pdf, 0), fk),
+        gradient(dy, pdf, fk, swapped),
+      ];
+      return [...before, ...after];
+    });
+    const [original, originalSwapped, fromHalves, otherPdf, otherFlavours] = await Promise.all(
+      gradients.map((tensor) => tensor.data()),
+    );
+    const doubled = (values: Float32Array | Int32Array | Uint8Array) =>
+      values.map((value) => 2 * value);
+    const bound = tolerance(sizes, sizes.x * sizes.data * sizes.channels.length);
+    expect(worstRatio(fromHalves, original, 0, bound)).toBeLessThanOrEqual(1);
+    expect(worstRatio(otherPdf, doubled(original), 0, bound)).toBeLessThanOrEqual(1);
+    expect(worstRatio(otherFlavours, doubled(originalSwapped), 0, bound)).toBeLessThanOrEqual(1);
+    expect(worstRatio(originalSwapped, original, 0, bound)).toBeGreaterThan(100);
+    expect(Math.max(...Array.from(original, Math.abs))).toBeGreaterThan(100 * bound);
+    tf.dispose(gradients);
+  });
+
+  it('should refuse half contractions at or above planeReplicas, or of the wrong size', () => {
+    const { addon } = loadNativeAddon();
+    const { planeReplicas: replicas } = addon!.info();
+    const flavours = new Int32Array([0]);
+    const call = (replicaCount: number, halves: Float32Array) => {
+      addon!.luminosityContraction(
+        new Float32Array(replicaCount * 3 * 2),
+        new Float32Array(3 * 3 * 2),
+        flavours,
+        flavours,
+        replicaCount,
+        3,
+        2,
+        2,
+        new Float32Array(replicaCount * 2),
+        undefined,
+        halves,
+      );
+    };
+    expect(() => {
+      call(replicas, new Float32Array(2 * replicas * 3 * 2));
+    }).toThrow(
+      `luminosity contraction: halfContractions are kept only below ${replicas} replicas, not for ${replicas}`,
+    );
+    expect(() => {
+      call(1, new Float32Array(11));
+    }).toThrow('halfContractions holds 11 elements, needs 12');
+  });
 
   it('should mark where each column of a table is non-zero in x2', () => {
     const { addon } = loadNativeAddon();

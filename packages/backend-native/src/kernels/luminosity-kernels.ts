@@ -108,11 +108,70 @@ function supportCache(addon: NativeAddon): SupportOf {
 }
 
 /**
+ * A table's half contractions ({@link NativeAddon.luminosityContraction}), with the data of the
+ * PDF and the contraction (sizes and flavours) the forward kernel computed them for.
+ */
+interface HalfContractions {
+  pdf: object;
+  sizes: LuminosityContraction;
+  readonly values: Float32Array;
+}
+
+/** Whether two contractions have the same sizes and the same flavours in every channel. */
+function sameContraction(one: LuminosityContraction, other: LuminosityContraction): boolean {
+  const sameFlavours = (a: Int32Array, b: Int32Array) =>
+    a.length === b.length && a.every((flavour, channel) => flavour === b[channel]);
+  return (
+    one.replicas === other.replicas &&
+    one.x === other.x &&
+    one.flavours === other.flavours &&
+    one.data === other.data &&
+    sameFlavours(one.firstFlavours, other.firstFlavours) &&
+    sameFlavours(one.secondFlavours, other.secondFlavours)
+  );
+}
+
+/**
+ * The half contractions below the addon's `planeReplicas`: the forward kernel keeps them per
+ * table, in one buffer reused from step to step, and the gradient kernel of the same PDF, table
+ * and flavours then reads them instead of the table (a tensor's data never change, and new data
+ * get a new id; reshapes share data). A forward of another contraction overwrites them, and the
+ * first one's gradient then reads the table.
+ */
+function halfContractionCache(addon: NativeAddon) {
+  const kept = new WeakMap<object, HalfContractions>();
+  const { planeReplicas } = addon.info();
+  const length = ({ firstFlavours, replicas, x, data }: LuminosityContraction) =>
+    firstFlavours.length * 2 * replicas * x * data;
+  return {
+    /** The buffer the forward on pdf and fk writes into, or undefined at or above planeReplicas. */
+    forward(pdf: TensorInfo, fk: TensorInfo, sizes: LuminosityContraction) {
+      if (sizes.replicas >= planeReplicas) return undefined;
+      const previous = kept.get(fk.dataId);
+      const values =
+        previous?.values.length === length(sizes)
+          ? previous.values
+          : new Float32Array(length(sizes));
+      kept.set(fk.dataId, { pdf: pdf.dataId, sizes, values });
+      return values;
+    },
+    /** The half contractions a forward left for pdf, fk and the same contraction, if any. */
+    backward(pdf: TensorInfo, fk: TensorInfo, sizes: LuminosityContraction) {
+      const halves = kept.get(fk.dataId);
+      return halves?.pdf === pdf.dataId && sameContraction(halves.sizes, sizes)
+        ? halves.values
+        : undefined;
+    },
+  };
+}
+
+/**
  * The two luminosity-contraction kernels of `@partonfit/backend`'s contract
  * (`LUMINOSITY_CONTRACTION_KERNEL` and its gradient), forward and backward, in the addon.
  */
 export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
   const supportOf = supportCache(addon);
+  const halfContractions = halfContractionCache(addon);
   const forward = nativeKernel(LUMINOSITY_CONTRACTION_KERNEL, ({ inputs, backend, attrs }) => {
     const { pdf, fk } = inputs as unknown as LuminosityContractionInputs;
     const sizes = checkLuminosityContraction(LUMINOSITY_CONTRACTION_KERNEL, { pdf, fk }, attrs);
@@ -122,6 +181,7 @@ export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
       ...problemArguments(arrays, sizes),
       out,
       supportOf(fk, arrays.fk, sizes),
+      halfContractions.forward(pdf, fk, sizes),
     );
     return backend.outputTensorInfo([sizes.replicas, sizes.data], out);
   });
@@ -141,6 +201,7 @@ export function luminosityKernels(addon: NativeAddon): KernelConfig[] {
         ...problemArguments(arrays, sizes),
         dPdf,
         supportOf(fk, arrays.fk, sizes),
+        halfContractions.backward(pdf, fk, sizes),
       );
       return [backend.outputTensorInfo(pdf.shape, dPdf)];
     },
