@@ -1,7 +1,11 @@
 #include "luminosity.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "luminosity_planes.h"
@@ -18,19 +22,16 @@ namespace partonfit {
 
 namespace {
 
-// The replicas of a block sit in the lanes of one vector (vectors.h): 16 (an AVX-512 register)
-// or 8 (an AVX2 register, and the last block when at most 8 replicas are left). Replica slots
-// are counted in multiples of the narrow width; slots past `replicas` hold zeros.
-constexpr int64_t kSlotMultiple = kWidth<Lanes8>;
-
 // Contractions below this many multiply-adds run on the calling thread.
 constexpr int64_t kParallelMultiplyAdds = int64_t{1} << 21;
 
-// How the kernels tile a table: 16 replica lanes (AVX-512) or 8 (wide_vectors, simd.h), and with
-// them the most data points whose forward accumulators stay in registers, 2 · 12 of AVX-512's 32
-// or 2 · 6 of AVX2's 16.
+// How the kernels tile a table: the replicas of a block sit in the lanes of 16-float vectors
+// (an AVX-512 register, wide_vectors in simd.h) or of 8-float ones (AVX2), and replica slots are
+// counted in multiples of that width, so that every row of replica slots starts a vector; slots
+// past the replicas hold zeros.
 struct Tiling {
   bool wide = false;
+  int64_t slot_multiple() const { return wide ? kWidth<Lanes16> : kWidth<Lanes8>; }
 };
 
 Tiling tiling() { return {wide_vectors()}; }
@@ -41,12 +42,12 @@ struct Sizes {
   int64_t x;
   int64_t flavours;
   int64_t data;
-  int64_t slots;  // replicas rounded up to kSlotMultiple
+  int64_t slots;  // replicas rounded up to the tiling's slot multiple
 };
 
-Sizes sizes_of(const LuminosityProblem& p) {
-  return {p.replicas, p.x, p.flavours, p.data,
-          (p.replicas + kSlotMultiple - 1) / kSlotMultiple * kSlotMultiple};
+Sizes sizes_of(const LuminosityProblem& p, const Tiling& tiling) {
+  const int64_t multiple = tiling.slot_multiple();
+  return {p.replicas, p.x, p.flavours, p.data, (p.replicas + multiple - 1) / multiple * multiple};
 }
 
 bool parallel(const LuminosityProblem& p) {
@@ -60,6 +61,32 @@ void run(bool in_parallel, int64_t tasks, const std::function<void(int64_t)>& ta
     for (int64_t i = 0; i < tasks; ++i) task(i);
   }
 }
+
+// Floats that start on a cache line, kept by the thread that owns the buffer and reused from
+// call to call: the kernels' vector loads then never straddle two lines, and where the buffers
+// fall does not depend on what the process allocated before.
+class LaneBuffer {
+ public:
+  // Room for at least `count` floats, of unspecified values.
+  float* floats(int64_t count) {
+    if (count > capacity_) {
+      constexpr int64_t kLine = 64;
+      const int64_t bytes =
+          (count * static_cast<int64_t>(sizeof(float)) + kLine - 1) / kLine * kLine;
+      data_.reset(static_cast<float*>(std::aligned_alloc(kLine, static_cast<size_t>(bytes))));
+      if (data_ == nullptr) throw std::bad_alloc();
+      capacity_ = count;
+    }
+    return data_.get();
+  }
+
+ private:
+  struct Free {
+    void operator()(float* p) const { std::free(p); }
+  };
+  std::unique_ptr<float, Free> data_;
+  int64_t capacity_ = 0;
+};
 
 // lanes[(f · x + a) · slots + r] = pdf[(r · x + a) · flavours + f], zero for r ≥ replicas; split
 // over x points across the pool when the contraction is.
@@ -103,15 +130,24 @@ void from_lanes(const float* lanes, const Sizes& s, bool in_parallel, float* pdf
 // The PDF in the kernels' layout (flavours, x, slots), in a buffer the calling thread reuses
 // from call to call.
 const float* pdf_lanes(const LuminosityProblem& p, const Sizes& s, bool in_parallel) {
-  thread_local std::vector<float> lanes;
-  lanes.resize(s.flavours * s.x * s.slots);
-  to_lanes(p.pdf, s, in_parallel, lanes.data());
-  return lanes.data();
+  thread_local LaneBuffer lanes;
+  float* const target = lanes.floats(s.flavours * s.x * s.slots);
+  to_lanes(p.pdf, s, in_parallel, target);
+  return target;
 }
 
 // The bounds of tile `index` of `tiles` near-equal tiles of [0, count).
 PARTONFIT_INLINE int64_t tile_start(int64_t count, int64_t tiles, int64_t index) {
   return count * index / tiles;
+}
+
+// The L2 cache of one core the tiling plans for.
+constexpr int64_t kL2Bytes = int64_t{1} << 20;
+
+// Asks for values [0, count) of `values` to be brought into the L1 cache, a line at a time.
+PARTONFIT_INLINE void prefetch(const float* values, int64_t count) {
+  constexpr int64_t kLine = 64 / sizeof(float);
+  for (int64_t i = 0; i < count; i += kLine) __builtin_prefetch(values + i);
 }
 
 // A range [begin, end) of x2 points.
@@ -136,172 +172,237 @@ PARTONFIT_INLINE Range x2_range(const int32_t* support_a, const Sizes& s, int64_
   return x2;
 }
 
-// out[n, r] += Σ_a first[a, r] Σ_b second[b, r] · fk[a, b, n] for kData data points n from n0
-// and one vector of replicas r: the inner sum runs in kData registers, the outer in kData more.
-// first, second (x, slots) and out (data, slots) start at the block's first replica. With a
-// support (the channel's; null: dense) each x1 point sums over the x2 points where the tile's
-// columns can be non-zero, and skips the points where all are zero.
-template <typename V, int kData>
-PARTONFIT_INLINE void forward_tile(const float* fk, const int32_t* support, const float* first,
-                                   const float* second, const Sizes& s, int64_t n0, float* out) {
-  V outer[kData] = {};
-  for (int64_t a = 0; a < s.x; ++a) {
-    const Range x2 = support == nullptr ? Range{0, s.x}
-                                        : x2_range(support + a * s.data * 2, s, n0, n0 + kData);
-    if (x2.begin >= x2.end) continue;
-    V inner[kData] = {};
-    const float* row = fk + a * s.x * s.data + n0;
-    for (int64_t b = x2.begin; b < x2.end; ++b) {
-      const V factor = load<V>(second + b * s.slots);
-      const float* values = row + b * s.data;
-      for (int t = 0; t < kData; ++t) inner[t] += factor * values[t];
+// The register tiles: kVectors vectors of replicas by kRows data points (forward) or x2 points
+// (backward). Each step loads kVectors vectors and broadcasts kRows FK values for
+// kRows · kVectors multiply-adds, as a matrix product's micro-kernel does: 4 · 6 = 24 of
+// AVX-512's 32 registers accumulate while 4 hold the replica vectors, and 2 · 6 of AVX2's 16.
+template <typename V, int kVectors>
+constexpr int kRows =
+    kWidth<V> == kWidth<Lanes8> ? 6 : (kVectors == 4 ? 6 : (kVectors == 3 ? 8 : 12));
+
+// The most vectors of replicas one register tile holds.
+template <typename V>
+constexpr int kMaxVectors = kWidth<V> == kWidth<Lanes8> ? 2 : 4;
+
+// Calls block(std::integral_constant<int, kVectors>(), r) over the replica vectors of the slots,
+// in near-equal groups of at most kMaxVectors<V> vectors; r is the group's first slot. The
+// block must be always inlined, so that it is compiled for its caller's clone.
+template <typename V, typename Block>
+PARTONFIT_INLINE void for_replica_groups(const Sizes& s, const Block& block) {
+  constexpr int64_t width = kWidth<V>;
+  const int64_t vectors = s.slots / width;
+  const int64_t groups = (vectors + kMaxVectors<V> - 1) / kMaxVectors<V>;
+  for (int64_t g = 0; g < groups; ++g) {
+    const int64_t v0 = vectors * g / groups;
+    const int64_t count = vectors * (g + 1) / groups - v0;
+    const int64_t r = v0 * width;
+    if constexpr (kMaxVectors<V> == 4) {
+      if (count == 4) {
+        block(std::integral_constant<int, 4>(), r);
+        continue;
+      }
+      if (count == 3) {
+        block(std::integral_constant<int, 3>(), r);
+        continue;
+      }
     }
-    const V factor = load<V>(first + a * s.slots);
-    for (int t = 0; t < kData; ++t) outer[t] += factor * inner[t];
+    if (count == 2) {
+      block(std::integral_constant<int, 2>(), r);
+    } else {
+      block(std::integral_constant<int, 1>(), r);
+    }
   }
-  for (int t = 0; t < kData; ++t) {
-    float* target = out + (n0 + t) * s.slots;
-    store(target, load<V>(target) + outer[t]);
+}
+
+// out[n, r] += Σ_a first[a, r] Σ_b second[b, r] · fk[a, b, n] over the x1 points a in x1, for
+// kData data points n from n0 and kVectors vectors of replicas r: the inner sum runs in
+// registers, and each x1 point's share is added into out. first, second (x, slots) and out
+// (data, slots) start at the group's first replica. With a support (the channel's; null: dense)
+// each x1 point sums over the x2 points where the tile's columns can be non-zero, and skips the
+// points where all are zero.
+template <typename V, int kVectors, int kData>
+PARTONFIT_INLINE void forward_tile(const float* fk, const int32_t* support, const float* first,
+                                   const float* second, const Sizes& s, Range x1, int64_t n0,
+                                   float* out) {
+  constexpr int64_t width = kWidth<V>;
+  const int64_t slots = s.slots;
+  const int64_t data = s.data;
+  for (int64_t a = x1.begin; a < x1.end; ++a) {
+    const Range x2 = support == nullptr ? Range{0, s.x}
+                                        : x2_range(support + a * data * 2, s, n0, n0 + kData);
+    if (x2.begin >= x2.end) continue;
+    V inner[kData][kVectors] = {};
+    const float* values = fk + (a * s.x + x2.begin) * data + n0;
+    const float* factors = second + x2.begin * slots;
+    for (int64_t b = x2.begin; b < x2.end; ++b) {
+      V factor[kVectors];
+      for (int v = 0; v < kVectors; ++v) factor[v] = load<V>(factors + v * width);
+      for (int t = 0; t < kData; ++t) {
+        const float value = values[t];
+        for (int v = 0; v < kVectors; ++v) inner[t][v] += factor[v] * value;
+      }
+      values += data;
+      factors += slots;
+    }
+    V first_a[kVectors];
+    for (int v = 0; v < kVectors; ++v) first_a[v] = load<V>(first + a * slots + v * width);
+    for (int t = 0; t < kData; ++t) {
+      for (int v = 0; v < kVectors; ++v) {
+        float* target = out + (n0 + t) * slots + v * width;
+        store(target, load<V>(target) + first_a[v] * inner[t][v]);
+      }
+    }
   }
 }
 
 // forward_tile for a run-time tile width in [1, kData].
-template <typename V, int kData>
+template <typename V, int kVectors, int kData>
 PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* fk, const int32_t* support,
                                       const float* first, const float* second, const Sizes& s,
-                                      int64_t n0, float* out) {
+                                      Range x1, int64_t n0, float* out) {
   if constexpr (kData > 1) {
     if (width < kData) {
-      return forward_tile_of<V, kData - 1>(width, fk, support, first, second, s, n0, out);
+      return forward_tile_of<V, kVectors, kData - 1>(width, fk, support, first, second, s, x1,
+                                                     n0, out);
     }
   }
-  forward_tile<V, kData>(fk, support, first, second, s, n0, out);
+  forward_tile<V, kVectors, kData>(fk, support, first, second, s, x1, n0, out);
 }
 
-// One channel and one replica vector, every data point, in tiles of at most kMaxData.
-template <typename V, int kMaxData>
-PARTONFIT_INLINE void forward_block(const float* fk, const int32_t* support, const float* first,
-                                    const float* second, const Sizes& s, float* out) {
-  const int64_t tiles = (s.data + kMaxData - 1) / kMaxData;
+// Every data point of one replica group over the x1 points x1, in tiles.
+template <typename V, int kVectors>
+PARTONFIT_INLINE void forward_group(const float* fk, const int32_t* support, const float* first,
+                                    const float* second, const Sizes& s, Range x1, float* out) {
+  constexpr int kData = kRows<V, kVectors>;
+  const int64_t tiles = (s.data + kData - 1) / kData;
   for (int64_t i = 0; i < tiles; ++i) {
     const int64_t n0 = tile_start(s.data, tiles, i);
-    forward_tile_of<V, kMaxData>(tile_start(s.data, tiles, i + 1) - n0, fk, support, first,
-                                 second, s, n0, out);
+    forward_tile_of<V, kVectors, kData>(tile_start(s.data, tiles, i + 1) - n0, fk, support,
+                                        first, second, s, x1, n0, out);
   }
 }
 
 // One channel's block fk (x, x, data) for all replicas, added into out (data, slots); support is
-// the channel's (null: dense).
-PARTONFIT_CLONES void forward_channel(const float* fk, const int32_t* support, const float* first,
-                                      const float* second, const Sizes& s, const Tiling& tiling,
-                                      float* out) {
-  int64_t r = 0;
-  if (tiling.wide) {
-    for (; r + kWidth<Lanes16> <= s.slots; r += kWidth<Lanes16>) {
-      forward_block<Lanes16, 12>(fk, support, first + r, second + r, s, out + r);
-    }
-    for (; r < s.slots; r += kWidth<Lanes8>) {
-      forward_block<Lanes8, 12>(fk, support, first + r, second + r, s, out + r);
-    }
-  } else {
-    for (; r < s.slots; r += kWidth<Lanes8>) {
-      forward_block<Lanes8, 6>(fk, support, first + r, second + r, s, out + r);
-    }
+// the channel's (null: dense). A block that fits half the L2 cache (kL2Bytes) is read replica
+// group by replica group, tile by tile of data points, and stays in the cache from group to
+// group. A larger one is read x1 point by x1 point, every group and tile of the point's
+// (x2, data) rows while the next point's rows are prefetched: reading tile by tile would go
+// over the whole block in strides of a row, and miss the cache on every row.
+template <typename V>
+PARTONFIT_INLINE void forward_channel_of(const float* fk, const int32_t* support,
+                                         const float* first, const float* second, const Sizes& s,
+                                         float* out) {
+  const int64_t rows = s.x * s.data;
+  if (2 * s.x * rows * static_cast<int64_t>(sizeof(float)) <= kL2Bytes) {
+    for_replica_groups<V>(s, [&](auto vectors, int64_t r) __attribute__((always_inline)) {
+      forward_group<V, decltype(vectors)::value>(fk, support, first + r, second + r, s,
+                                                 Range{0, s.x}, out + r);
+    });
+    return;
+  }
+  for (int64_t a = 0; a < s.x; ++a) {
+    if (a + 1 < s.x) prefetch(fk + (a + 1) * rows, rows);
+    for_replica_groups<V>(s, [&](auto vectors, int64_t r) __attribute__((always_inline)) {
+      forward_group<V, decltype(vectors)::value>(fk, support, first + r, second + r, s,
+                                                 Range{a, a + 1}, out + r);
+    });
   }
 }
 
-// x2 points the backward's register tile covers: its kX rows of the FK table are addressed
-// through one index register each, and 2 · 6 accumulators leave AVX2's registers room too.
-constexpr int kTileX = 6;
+PARTONFIT_CLONES void forward_channel(const float* fk, const int32_t* support, const float* first,
+                                      const float* second, const Sizes& s, const Tiling& tiling,
+                                      float* out) {
+  if (tiling.wide) {
+    forward_channel_of<Lanes16>(fk, support, first, second, s, out);
+  } else {
+    forward_channel_of<Lanes8>(fk, support, first, second, s, out);
+  }
+}
 
 // For one x1 point a, kX consecutive x2 points from b0 and kVectors vectors of replicas:
 // g[b] = Σ_n fk[a, b, n] · dy[n, r], then d_first[a] += Σ_b g[b] · second[b] and
-// d_second[b] += g[b] · first[a]. dy (data, slots), second and d_second (x, slots) start at the
-// tile's first replica; each FK value, broadcast once, serves every vector.
+// d_second[b] += g[b] · first[a]. dy (data, slots), first, second, d_first and d_second
+// (x, slots) start at the group's first replica; each FK value, broadcast once, serves every
+// vector.
 template <typename V, int kVectors, int kX>
-PARTONFIT_INLINE void backward_tile(const float* fk, const float* dy, const V* first_a,
+PARTONFIT_INLINE void backward_tile(const float* fk, const float* dy, const float* first,
                                     const float* second, const Sizes& s, int64_t a, int64_t b0,
-                                    V* d_first, float* d_second) {
+                                    float* d_first, float* d_second) {
+  constexpr int64_t width = kWidth<V>;
   V g[kX][kVectors] = {};
   const float* rows = fk + (a * s.x + b0) * s.data;
   for (int64_t n = 0; n < s.data; ++n) {
     V gradient[kVectors];
-    for (int v = 0; v < kVectors; ++v) gradient[v] = load<V>(dy + n * s.slots + v * kWidth<V>);
+    for (int v = 0; v < kVectors; ++v) gradient[v] = load<V>(dy + n * s.slots + v * width);
     for (int j = 0; j < kX; ++j) {
       const float value = rows[j * s.data + n];
       for (int v = 0; v < kVectors; ++v) g[j][v] += gradient[v] * value;
     }
   }
-  for (int j = 0; j < kX; ++j) {
-    for (int v = 0; v < kVectors; ++v) {
-      const int64_t b = (b0 + j) * s.slots + v * kWidth<V>;
-      d_first[v] += g[j][v] * load<V>(second + b);
-      store(d_second + b, load<V>(d_second + b) + g[j][v] * first_a[v]);
+  for (int v = 0; v < kVectors; ++v) {
+    float* const target = d_first + a * s.slots + v * width;
+    const V first_a = load<V>(first + a * s.slots + v * width);
+    V sum = load<V>(target);
+    for (int j = 0; j < kX; ++j) {
+      const int64_t b = (b0 + j) * s.slots + v * width;
+      sum += g[j][v] * load<V>(second + b);
+      store(d_second + b, load<V>(d_second + b) + g[j][v] * first_a);
     }
+    store(target, sum);
   }
 }
 
 // backward_tile for a run-time tile width in [1, kX].
 template <typename V, int kVectors, int kX>
 PARTONFIT_INLINE void backward_tile_of(int64_t width, const float* fk, const float* dy,
-                                       const V* first_a, const float* second, const Sizes& s,
-                                       int64_t a, int64_t b0, V* d_first, float* d_second) {
+                                       const float* first, const float* second, const Sizes& s,
+                                       int64_t a, int64_t b0, float* d_first, float* d_second) {
   if constexpr (kX > 1) {
     if (width < kX) {
-      return backward_tile_of<V, kVectors, kX - 1>(width, fk, dy, first_a, second, s, a, b0,
+      return backward_tile_of<V, kVectors, kX - 1>(width, fk, dy, first, second, s, a, b0,
                                                    d_first, d_second);
     }
   }
-  backward_tile<V, kVectors, kX>(fk, dy, first_a, second, s, a, b0, d_first, d_second);
-}
-
-// One x1 point a, one channel and kVectors vectors of replicas: d_first[a], and d_second
-// (x, slots), which starts zeroed, over the x2 points x2 where the point's rows can be non-zero.
-template <typename V, int kVectors>
-PARTONFIT_INLINE void backward_row(const float* fk, const float* dy, const float* first,
-                                   const float* second, const Sizes& s, int64_t a, Range x2,
-                                   float* d_first, float* d_second) {
-  const int64_t width = x2.end - x2.begin;
-  const int64_t tiles = (width + kTileX - 1) / kTileX;
-  V first_a[kVectors], sum[kVectors] = {};
-  for (int v = 0; v < kVectors; ++v) first_a[v] = load<V>(first + a * s.slots + v * kWidth<V>);
-  for (int64_t i = 0; i < tiles; ++i) {
-    const int64_t b0 = x2.begin + tile_start(width, tiles, i);
-    backward_tile_of<V, kVectors, kTileX>(x2.begin + tile_start(width, tiles, i + 1) - b0, fk,
-                                          dy, first_a, second, s, a, b0, sum, d_second);
-  }
-  for (int v = 0; v < kVectors; ++v) store(d_first + a * s.slots + v * kWidth<V>, sum[v]);
-}
-
-// Every replica of x1 point a from slot r on, in pairs of vectors while they last; returns the
-// first slot left.
-template <typename V>
-PARTONFIT_INLINE int64_t backward_rows(const float* fk, const float* dy, const float* first,
-                                       const float* second, const Sizes& s, int64_t a, Range x2,
-                                       int64_t r, float* d_first, float* d_second) {
-  constexpr int64_t width = kWidth<V>;
-  for (; r + 2 * width <= s.slots; r += 2 * width) {
-    backward_row<V, 2>(fk, dy + r, first + r, second + r, s, a, x2, d_first + r, d_second + r);
-  }
-  for (; r + width <= s.slots; r += width) {
-    backward_row<V, 1>(fk, dy + r, first + r, second + r, s, a, x2, d_first + r, d_second + r);
-  }
-  return r;
+  backward_tile<V, kVectors, kX>(fk, dy, first, second, s, a, b0, d_first, d_second);
 }
 
 // One channel for all replicas, x1 point by x1 point so that the FK rows of one point stay in
-// the L1 cache while every replica vector passes over them. support is the channel's (null:
-// dense).
+// the L1 cache while every replica group passes over them, and the next point's rows are
+// prefetched meanwhile; d_first and d_second (x, slots) start zeroed. support is the channel's
+// (null: dense).
+template <typename V>
+PARTONFIT_INLINE void backward_channel_of(const float* fk, const int32_t* support,
+                                          const float* dy, const float* first,
+                                          const float* second, const Sizes& s, float* d_first,
+                                          float* d_second) {
+  const int64_t rows = s.x * s.data;
+  for (int64_t a = 0; a < s.x; ++a) {
+    if (a + 1 < s.x) prefetch(fk + (a + 1) * rows, rows);
+    const Range x2 =
+        x2_range(support == nullptr ? nullptr : support + a * s.data * 2, s, 0, s.data);
+    const int64_t width = x2.end - x2.begin;
+    if (width <= 0) continue;
+    for_replica_groups<V>(s, [&](auto vectors, int64_t r) __attribute__((always_inline)) {
+      constexpr int kVectors = decltype(vectors)::value;
+      constexpr int kX = kRows<V, kVectors>;
+      const int64_t tiles = (width + kX - 1) / kX;
+      for (int64_t i = 0; i < tiles; ++i) {
+        const int64_t b0 = x2.begin + tile_start(width, tiles, i);
+        backward_tile_of<V, kVectors, kX>(x2.begin + tile_start(width, tiles, i + 1) - b0, fk,
+                                          dy + r, first + r, second + r, s, a, b0, d_first + r,
+                                          d_second + r);
+      }
+    });
+  }
+}
+
 PARTONFIT_CLONES void backward_channel(const float* fk, const int32_t* support, const float* dy,
                                        const float* first, const float* second, const Sizes& s,
                                        const Tiling& tiling, float* d_first, float* d_second) {
-  for (int64_t a = 0; a < s.x; ++a) {
-    const Range x2 =
-        x2_range(support == nullptr ? nullptr : support + a * s.data * 2, s, 0, s.data);
-    const int64_t r = tiling.wide ? backward_rows<Lanes16>(fk, dy, first, second, s, a, x2, 0,
-                                                           d_first, d_second)
-                                  : 0;
-    backward_rows<Lanes8>(fk, dy, first, second, s, a, x2, r, d_first, d_second);
+  if (tiling.wide) {
+    backward_channel_of<Lanes16>(fk, support, dy, first, second, s, d_first, d_second);
+  } else {
+    backward_channel_of<Lanes8>(fk, support, dy, first, second, s, d_first, d_second);
   }
 }
 
@@ -355,8 +456,8 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
   const int64_t size = p.replicas * p.data;
   std::fill(out, out + size, 0.0f);
   if (size == 0 || p.x == 0 || p.channels == 0) return;
-  const Sizes s = sizes_of(p);
   const Tiling tiles = tiling();
+  const Sizes s = sizes_of(p, tiles);
   const bool in_parallel = parallel(p);
   const float* const lanes_of_pdf = pdf_lanes(p, s, in_parallel);
   const int64_t row = s.x * s.slots;
@@ -365,16 +466,18 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
   const int64_t groups =
       in_parallel ? std::min<int64_t>(4 * ThreadPool::instance().threads(), p.channels) : 1;
   const int64_t lanes = s.data * s.slots;
-  std::vector<float> sums(groups * lanes, 0.0f);
+  thread_local LaneBuffer sum_buffer;
+  float* const sums = sum_buffer.floats(groups * lanes);
+  std::fill(sums, sums + groups * lanes, 0.0f);
   run(in_parallel, groups, [&](int64_t group) {
     for (int64_t c = p.channels * group / groups; c < p.channels * (group + 1) / groups; ++c) {
       forward_channel(fk_block(p, c), support_block(p, c), lanes_of_pdf + p.first_flavour[c] * row,
                       lanes_of_pdf + p.second_flavour[c] * row, s, tiles,
-                      sums.data() + group * lanes);
+                      sums + group * lanes);
     }
   });
   for (int64_t group = 0; group < groups; ++group) {
-    const float* sum = sums.data() + group * lanes;
+    const float* sum = sums + group * lanes;
     for (int64_t r = 0; r < p.replicas; ++r) {
       for (int64_t n = 0; n < p.data; ++n) out[r * p.data + n] += sum[n * s.slots + r];
     }
@@ -386,23 +489,23 @@ void luminosity_contraction_grad(const LuminosityProblem& p, const float* dy, fl
   const int64_t size = p.replicas * p.x * p.flavours;
   std::fill(d_pdf, d_pdf + size, 0.0f);
   if (p.data == 0 || size == 0 || p.channels == 0) return;
-  const Sizes s = sizes_of(p);
   const Tiling tiles = tiling();
+  const Sizes s = sizes_of(p, tiles);
   const bool in_parallel = parallel(p);
   const float* const lanes_of_pdf = pdf_lanes(p, s, in_parallel);
   const int64_t row = s.x * s.slots;
   // The calling thread's buffers, reused from call to call (the tasks see them through pointers):
   // dy in lanes, and each channel's gradients with respect to its two factors.
-  thread_local std::vector<float> dy_buffer, gradient_buffer;
-  dy_buffer.assign(s.data * s.slots, 0.0f);
-  float* const dy_lanes = dy_buffer.data();
+  thread_local LaneBuffer dy_buffer, gradient_buffer;
+  float* const dy_lanes = dy_buffer.floats(s.data * s.slots);
+  std::fill(dy_lanes, dy_lanes + s.data * s.slots, 0.0f);
   for (int64_t r = 0; r < p.replicas; ++r) {
     for (int64_t n = 0; n < p.data; ++n) dy_lanes[n * s.slots + r] = dy[r * p.data + n];
   }
-  gradient_buffer.resize(2 * p.channels * row);
-  float* const first_gradient = gradient_buffer.data();
+  float* const first_gradient = gradient_buffer.floats(2 * p.channels * row);
   float* const second_gradient = first_gradient + p.channels * row;
   run(in_parallel, p.channels, [&](int64_t c) {
+    std::fill(first_gradient + c * row, first_gradient + (c + 1) * row, 0.0f);
     std::fill(second_gradient + c * row, second_gradient + (c + 1) * row, 0.0f);
     backward_channel(fk_block(p, c), support_block(p, c), dy_lanes, lanes_of_pdf + p.first_flavour[c] * row,
                      lanes_of_pdf + p.second_flavour[c] * row, s, tiles, first_gradient + c * row,
@@ -410,9 +513,9 @@ void luminosity_contraction_grad(const LuminosityProblem& p, const float* dy, fl
   });
   // Per flavour, the sum of the gradients of the factors it supplies, then back to the PDF's
   // layout.
-  thread_local std::vector<float> flavour_buffer;
-  flavour_buffer.assign(s.flavours * row, 0.0f);
-  float* const flavour_gradient = flavour_buffer.data();
+  thread_local LaneBuffer flavour_buffer;
+  float* const flavour_gradient = flavour_buffer.floats(s.flavours * row);
+  std::fill(flavour_gradient, flavour_gradient + s.flavours * row, 0.0f);
   const auto gather = [&](int64_t f0, int64_t f1) {
     for (int64_t f = f0; f < f1; ++f) {
       float* target = flavour_gradient + f * row;
