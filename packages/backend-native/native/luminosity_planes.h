@@ -16,9 +16,9 @@ namespace partonfit {
 
 // Below this many replicas the contraction and its gradient run on planes. Measured on AVX-512
 // with a 640 MB table set (50 x points, 2 threads), a forward that keeps the half contractions
-// and the gradient from them against replica lanes: 23 against 35 ms at 1 replica, 49 against 69
-// at 8, 62 against 67 at 12 and 78 against 69 at 14.
-constexpr int64_t kPlaneReplicas = 13;
+// and the gradient from them against replica lanes: 19 against 49 ms at 1 replica, 32 against 45
+// at 4, 42 against 46 at 6 and 46 against 46 at 7 and 8.
+constexpr int64_t kPlaneReplicas = 7;
 
 // luminosity_contraction (luminosity.h) on planes.
 void plane_contraction(const LuminosityProblem& p, float* out);

@@ -149,7 +149,7 @@ const SIZES: readonly [string, Sizes][] = [
       },
     },
   ],
-  // Below 13 replicas the table sits in the lanes (luminosity_planes.cc): each (channel, x1) row
+  // Below 7 replicas the table sits in the lanes (luminosity_planes.cc): each (channel, x1) row
   // is an (x2, data) plane of x · data values, summed in chunks of up to 24 vectors, then the
   // vectors left, then the values one by one; replicas go in blocks of up to 4.
   [
@@ -163,10 +163,6 @@ const SIZES: readonly [string, Sizes][] = [
   [
     'planes: six replicas in blocks of 4 and 2, threaded',
     { replicas: 6, x: 30, flavours: 14, data: 13, channels: cyclingChannels(13, 40) },
-  ],
-  [
-    'planes: eleven replicas in blocks of 4, 4 and 3',
-    { replicas: 11, x: 12, flavours: 5, data: 20, channels: cyclingChannels(5, 6) },
   ],
   // 70 data points: the half contractions of an x2 point take a group of 4 vectors and 1 more.
   [
