@@ -199,10 +199,12 @@ if (built.status !== 0 || !existsSync(addonPath)) {
     reason: `not built: node-gyp failed (see ${join(buildDir, 'build.log')})`,
   });
 }
-const loaded = run(process.execPath, [
-  '-p',
-  `JSON.stringify(require(${JSON.stringify(addonPath)}).info())`,
-]);
+// The probe's output is read here, so it is piped even with --verbose.
+const loaded = run(
+  process.execPath,
+  ['-p', `JSON.stringify(require(${JSON.stringify(addonPath)}).info())`],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
 if (loaded.status !== 0) {
   const firstError = (loaded.stderr ?? '').split('\n').find((line) => /error/i.test(line)) ?? '';
   finish({ built: false, reason: `built but cannot load: ${firstError.trim()}` });
