@@ -176,7 +176,14 @@ describe.skipIf(unavailable !== undefined)('partonfit submit on a real SLURM clu
       await new Promise((resolve) => setTimeout(resolve, 500));
       state = await jobState(task);
     }
-    if (state === 'PENDING') await slurm('scontrol', ['update', `jobid=${task}`, 'StartTime=now']);
+    // The begin time can move again after the first update (seen on a slow host, where the task
+    // then stayed pending past the wait below): repeat it until the task leaves the queue.
+    while (state === 'PENDING' || state === 'REQUEUE_HOLD') {
+      if (Date.now() > deadline + 180_000) throw new Error(`task ${task} stayed ${state}`);
+      await slurm('scontrol', ['update', `jobid=${task}`, 'StartTime=now']).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      state = await jobState(task);
+    }
     await waitForJobs([jobs.array, jobs.postfit], 300);
     expect(await jobState(jobs.postfit)).toBe('COMPLETED');
     const text = await readFile(log, 'utf8');
