@@ -25,30 +25,30 @@ namespace {
 // Contractions below this many multiply-adds run on the calling thread.
 constexpr int64_t kParallelMultiplyAdds = int64_t{1} << 21;
 
-// How the kernels tile a table: the replicas of a block sit in the lanes of 16-float vectors
-// (an AVX-512 register, wide_vectors in simd.h) or of 8-float ones (AVX2), and replica slots are
-// counted in multiples of that width, so that every row of replica slots starts a vector; slots
-// past the replicas hold zeros.
-struct Tiling {
-  bool wide = false;
-  int64_t slot_multiple() const { return wide ? kWidth<Lanes16> : kWidth<Lanes8>; }
-};
-
-Tiling tiling() { return {wide_vectors()}; }
-
-// The layout the kernels read: every (flavour or channel, x) row holds the replicas contiguously.
+// The layout the kernels read: every (flavour or channel, x) row holds the replicas contiguously,
+// in slots counted in multiples of 8 so that every row starts an 8-float vector; slots past the
+// replicas hold zeros.
 struct Sizes {
   int64_t replicas;
   int64_t x;
   int64_t flavours;
   int64_t data;
-  int64_t slots;  // replicas rounded up to the tiling's slot multiple
+  int64_t slots;  // replicas rounded up to a multiple of 8
 };
 
-Sizes sizes_of(const LuminosityProblem& p, const Tiling& tiling) {
-  const int64_t multiple = tiling.slot_multiple();
+Sizes sizes_of(const LuminosityProblem& p) {
+  constexpr int64_t multiple = kWidth<Lanes8>;
   return {p.replicas, p.x, p.flavours, p.data, (p.replicas + multiple - 1) / multiple * multiple};
 }
+
+// How the kernels tile a table: the replicas of a block sit in the lanes of 16-float vectors (an
+// AVX-512 register, wide_vectors in simd.h), with the slots' last 8 in an 8-float vector where
+// the 16-float ones leave them over, or all in 8-float ones (AVX2, or fewer than 16 slots).
+struct Tiling {
+  bool wide = false;
+};
+
+Tiling tiling(const Sizes& s) { return {wide_vectors() && s.slots >= kWidth<Lanes16>}; }
 
 bool parallel(const LuminosityProblem& p) {
   return p.replicas * p.x * p.x * p.channels * p.data >= kParallelMultiplyAdds;
@@ -172,10 +172,11 @@ PARTONFIT_INLINE Range x2_range(const int32_t* support_a, const Sizes& s, int64_
   return x2;
 }
 
-// The register tiles: kVectors vectors of replicas by kRows data points (forward) or x2 points
-// (backward). Each step loads kVectors vectors and broadcasts kRows FK values for
-// kRows · kVectors multiply-adds, as a matrix product's micro-kernel does: 4 · 6 = 24 of
-// AVX-512's 32 registers accumulate while 4 hold the replica vectors, and 2 · 6 of AVX2's 16.
+// The register tiles: kVectors vectors of replicas (counting a tile's last, 8-float vector as one)
+// by kRows data points (forward) or x2 points (backward). Each step loads kVectors vectors and
+// broadcasts kRows FK values for kRows · kVectors multiply-adds, as a matrix product's
+// micro-kernel does: 4 · 6 = 24 of AVX-512's 32 registers accumulate while 4 hold the replica
+// vectors, and 2 · 6 of AVX2's 16.
 template <typename V, int kVectors>
 constexpr int kRows =
     kWidth<V> == kWidth<Lanes8> ? 6 : (kVectors == 4 ? 6 : (kVectors == 3 ? 8 : 12));
@@ -184,47 +185,59 @@ constexpr int kRows =
 template <typename V>
 constexpr int kMaxVectors = kWidth<V> == kWidth<Lanes8> ? 2 : 4;
 
-// Calls block(std::integral_constant<int, kVectors>(), r) over the replica vectors of the slots,
-// in near-equal groups of at most kMaxVectors<V> vectors; r is the group's first slot. The
-// block must be always inlined, so that it is compiled for its caller's clone.
+// The vector of a tile's last 8 slots where vectors of V leave them over.
+using Tail = Lanes8;
+
+// Calls block(std::integral_constant<int, kVectors>(), std::integral_constant<bool, kTail>(), r)
+// over the slots in groups of kVectors vectors of V, the last group with the slots' last 8 in a
+// Tail vector after them where V's vectors leave 8 over (kTail); r is the group's first slot.
+// A group holds at most kMaxVectors<V> vectors, the Tail counted as one; the groups are
+// near-equal, the last the smallest. The block must be always inlined, so that it is compiled
+// for its caller's clone.
 template <typename V, typename Block>
 PARTONFIT_INLINE void for_replica_groups(const Sizes& s, const Block& block) {
   constexpr int64_t width = kWidth<V>;
   const int64_t vectors = s.slots / width;
-  const int64_t groups = (vectors + kMaxVectors<V> - 1) / kMaxVectors<V>;
+  const bool tail = s.slots % width != 0;
+  const int64_t groups = (vectors + tail + kMaxVectors<V> - 1) / kMaxVectors<V>;
   for (int64_t g = 0; g < groups; ++g) {
-    const int64_t v0 = vectors * g / groups;
-    const int64_t count = vectors * (g + 1) / groups - v0;
+    const int64_t v0 = vectors - vectors * (groups - g) / groups;
+    const int64_t count = vectors * (groups - g) / groups - vectors * (groups - g - 1) / groups;
     const int64_t r = v0 * width;
-    if constexpr (kMaxVectors<V> == 4) {
-      if (count == 4) {
-        block(std::integral_constant<int, 4>(), r);
-        continue;
+    const auto with_tail = [&](auto has_tail) __attribute__((always_inline)) {
+      constexpr bool kTail = decltype(has_tail)::value;
+      // A group with the Tail has at most 3 vectors of V.
+      if constexpr (kMaxVectors<V> == 4) {
+        if constexpr (!kTail) {
+          if (count == 4) return block(std::integral_constant<int, 4>(), has_tail, r);
+        }
+        if (count == 3) return block(std::integral_constant<int, 3>(), has_tail, r);
       }
-      if (count == 3) {
-        block(std::integral_constant<int, 3>(), r);
+      if (count == 2) return block(std::integral_constant<int, 2>(), has_tail, r);
+      block(std::integral_constant<int, 1>(), has_tail, r);
+    };
+    if constexpr (width > kWidth<Tail>) {
+      if (tail && g + 1 == groups) {
+        with_tail(std::true_type());
         continue;
       }
     }
-    if (count == 2) {
-      block(std::integral_constant<int, 2>(), r);
-    } else {
-      block(std::integral_constant<int, 1>(), r);
-    }
+    with_tail(std::false_type());
   }
 }
 
 // out[n, r] += Σ_a first[a, r] Σ_b second[b, r] · fk[a, b, n] over the x1 points a in x1, for
-// kData data points n from n0 and kVectors vectors of replicas r: the inner sum runs in
-// registers, and each x1 point's share is added into out. first, second (x, slots) and out
-// (data, slots) start at the group's first replica. With a support (the channel's; null: dense)
-// each x1 point sums over the x2 points where the tile's columns can be non-zero, and skips the
-// points where all are zero.
-template <typename V, int kVectors, int kData>
+// kData data points n from n0 and kVectors vectors of replicas r, then with kTail a Tail vector:
+// the inner sum runs in registers, and each x1 point's share is added into out. first, second
+// (x, slots) and out (data, slots) start at the group's first replica. With a support (the
+// channel's; null: dense) each x1 point sums over the x2 points where the tile's columns can be
+// non-zero, and skips the points where all are zero.
+template <typename V, int kVectors, bool kTail, int kData>
 PARTONFIT_INLINE void forward_tile(const float* fk, const int32_t* support, const float* first,
                                    const float* second, const Sizes& s, Range x1, int64_t n0,
                                    float* out) {
   constexpr int64_t width = kWidth<V>;
+  constexpr int64_t tail = kVectors * width;  // the Tail vector's first slot
   const int64_t slots = s.slots;
   const int64_t data = s.data;
   for (int64_t a = x1.begin; a < x1.end; ++a) {
@@ -232,53 +245,66 @@ PARTONFIT_INLINE void forward_tile(const float* fk, const int32_t* support, cons
                                         : x2_range(support + a * data * 2, s, n0, n0 + kData);
     if (x2.begin >= x2.end) continue;
     V inner[kData][kVectors] = {};
+    Tail inner_tail[kData] = {};
     const float* values = fk + (a * s.x + x2.begin) * data + n0;
     const float* factors = second + x2.begin * slots;
     for (int64_t b = x2.begin; b < x2.end; ++b) {
       V factor[kVectors];
+      #pragma GCC unroll 16
       for (int v = 0; v < kVectors; ++v) factor[v] = load<V>(factors + v * width);
+      const Tail factor_tail = kTail ? load<Tail>(factors + tail) : Tail{};
+      #pragma GCC unroll 16
       for (int t = 0; t < kData; ++t) {
         const float value = values[t];
+        #pragma GCC unroll 16
         for (int v = 0; v < kVectors; ++v) inner[t][v] += factor[v] * value;
+        if constexpr (kTail) inner_tail[t] += factor_tail * value;
       }
       values += data;
       factors += slots;
     }
     V first_a[kVectors];
+    #pragma GCC unroll 16
     for (int v = 0; v < kVectors; ++v) first_a[v] = load<V>(first + a * slots + v * width);
+    #pragma GCC unroll 16
     for (int t = 0; t < kData; ++t) {
+      float* const target = out + (n0 + t) * slots;
+      #pragma GCC unroll 16
       for (int v = 0; v < kVectors; ++v) {
-        float* target = out + (n0 + t) * slots + v * width;
-        store(target, load<V>(target) + first_a[v] * inner[t][v]);
+        store(target + v * width, load<V>(target + v * width) + first_a[v] * inner[t][v]);
+      }
+      if constexpr (kTail) {
+        store(target + tail,
+              load<Tail>(target + tail) + load<Tail>(first + a * slots + tail) * inner_tail[t]);
       }
     }
   }
 }
 
 // forward_tile for a run-time tile width in [1, kData].
-template <typename V, int kVectors, int kData>
+template <typename V, int kVectors, bool kTail, int kData>
 PARTONFIT_INLINE void forward_tile_of(int64_t width, const float* fk, const int32_t* support,
                                       const float* first, const float* second, const Sizes& s,
                                       Range x1, int64_t n0, float* out) {
   if constexpr (kData > 1) {
     if (width < kData) {
-      return forward_tile_of<V, kVectors, kData - 1>(width, fk, support, first, second, s, x1,
-                                                     n0, out);
+      return forward_tile_of<V, kVectors, kTail, kData - 1>(width, fk, support, first, second,
+                                                            s, x1, n0, out);
     }
   }
-  forward_tile<V, kVectors, kData>(fk, support, first, second, s, x1, n0, out);
+  forward_tile<V, kVectors, kTail, kData>(fk, support, first, second, s, x1, n0, out);
 }
 
 // Every data point of one replica group over the x1 points x1, in tiles.
-template <typename V, int kVectors>
+template <typename V, int kVectors, bool kTail>
 PARTONFIT_INLINE void forward_group(const float* fk, const int32_t* support, const float* first,
                                     const float* second, const Sizes& s, Range x1, float* out) {
-  constexpr int kData = kRows<V, kVectors>;
+  constexpr int kData = kRows<V, kVectors + kTail>;
   const int64_t tiles = (s.data + kData - 1) / kData;
   for (int64_t i = 0; i < tiles; ++i) {
     const int64_t n0 = tile_start(s.data, tiles, i);
-    forward_tile_of<V, kVectors, kData>(tile_start(s.data, tiles, i + 1) - n0, fk, support,
-                                        first, second, s, x1, n0, out);
+    forward_tile_of<V, kVectors, kTail, kData>(tile_start(s.data, tiles, i + 1) - n0, fk,
+                                               support, first, second, s, x1, n0, out);
   }
 }
 
@@ -294,90 +320,261 @@ PARTONFIT_INLINE void forward_channel_of(const float* fk, const int32_t* support
                                          float* out) {
   const int64_t rows = s.x * s.data;
   if (2 * s.x * rows * static_cast<int64_t>(sizeof(float)) <= kL2Bytes) {
-    for_replica_groups<V>(s, [&](auto vectors, int64_t r) __attribute__((always_inline)) {
-      forward_group<V, decltype(vectors)::value>(fk, support, first + r, second + r, s,
-                                                 Range{0, s.x}, out + r);
+    for_replica_groups<V>(s, [&](auto vectors, auto tail, int64_t r)
+                                 __attribute__((always_inline)) {
+      forward_group<V, decltype(vectors)::value, decltype(tail)::value>(
+          fk, support, first + r, second + r, s, Range{0, s.x}, out + r);
     });
     return;
   }
   for (int64_t a = 0; a < s.x; ++a) {
     if (a + 1 < s.x) prefetch(fk + (a + 1) * rows, rows);
-    for_replica_groups<V>(s, [&](auto vectors, int64_t r) __attribute__((always_inline)) {
-      forward_group<V, decltype(vectors)::value>(fk, support, first + r, second + r, s,
-                                                 Range{a, a + 1}, out + r);
+    for_replica_groups<V>(s, [&](auto vectors, auto tail, int64_t r)
+                                 __attribute__((always_inline)) {
+      forward_group<V, decltype(vectors)::value, decltype(tail)::value>(
+          fk, support, first + r, second + r, s, Range{a, a + 1}, out + r);
     });
   }
 }
 
-PARTONFIT_CLONES void forward_channel(const float* fk, const int32_t* support, const float* first,
-                                      const float* second, const Sizes& s, const Tiling& tiling,
-                                      float* out) {
+// The 16-lane kernels are compiled for AVX-512 alone (PARTONFIT_WIDE), where they run; the
+// 8-lane ones for every clone.
+PARTONFIT_WIDE void forward_channel_wide(const float* fk, const int32_t* support,
+                                         const float* first, const float* second, const Sizes& s,
+                                         float* out) {
+  forward_channel_of<Lanes16>(fk, support, first, second, s, out);
+}
+
+PARTONFIT_CLONES void forward_channel_narrow(const float* fk, const int32_t* support,
+                                             const float* first, const float* second,
+                                             const Sizes& s, float* out) {
+  forward_channel_of<Lanes8>(fk, support, first, second, s, out);
+}
+
+void forward_channel(const float* fk, const int32_t* support, const float* first,
+                     const float* second, const Sizes& s, const Tiling& tiling, float* out) {
   if (tiling.wide) {
-    forward_channel_of<Lanes16>(fk, support, first, second, s, out);
+    forward_channel_wide(fk, support, first, second, s, out);
   } else {
-    forward_channel_of<Lanes8>(fk, support, first, second, s, out);
+    forward_channel_narrow(fk, support, first, second, s, out);
   }
 }
 
-// For one x1 point a, kX consecutive x2 points from b0 and kVectors vectors of replicas:
-// g[b] = Σ_n fk[a, b, n] · dy[n, r], then d_first[a] += Σ_b g[b] · second[b] and
-// d_second[b] += g[b] · first[a]. dy (data, slots), first, second, d_first and d_second
-// (x, slots) start at the group's first replica; each FK value, broadcast once, serves every
-// vector.
-template <typename V, int kVectors, int kX>
+// For one x1 point a, kX consecutive x2 points from b0 and kVectors vectors of replicas, then
+// with kTail a Tail vector: g[b] = Σ_n fk[a, b, n] · dy[n, r], then d_first[a] += Σ_b g[b] ·
+// second[b] and d_second[b] += g[b] · first[a]. dy (data, slots), first, second, d_first and
+// d_second (x, slots) start at the group's first replica; each FK value, broadcast once, serves
+// every vector.
+template <typename V, int kVectors, bool kTail, int kX>
 PARTONFIT_INLINE void backward_tile(const float* fk, const float* dy, const float* first,
                                     const float* second, const Sizes& s, int64_t a, int64_t b0,
                                     float* d_first, float* d_second) {
   constexpr int64_t width = kWidth<V>;
+  constexpr int64_t tail = kVectors * width;  // the Tail vector's first slot
   // Row j of the tile is read as bases[j / 3][(j % 3) · data]: with the row stride in one
   // register, three rows share a base address, so the tile's addresses fit in a few registers.
   constexpr int kBases = (kX + 2) / 3;
   const int64_t data = s.data;
   const float* bases[kBases];
+  #pragma GCC unroll 16
   for (int k = 0; k < kBases; ++k) bases[k] = fk + (a * s.x + b0 + 3 * k) * data;
   V g[kX][kVectors];
+  Tail g_tail[kX];
+  #pragma GCC unroll 16
   for (int j = 0; j < kX; ++j) {
+    #pragma GCC unroll 16
     for (int v = 0; v < kVectors; ++v) g[j][v] = V{};
+    g_tail[j] = Tail{};
   }
   const float* gradients = dy;
   for (int64_t n = 0; n < data; ++n) {
     // Opaque to the compiler, so that it addresses the rows from the bases instead of keeping a
     // pointer per row (which spills general registers in the larger tiles).
+    #pragma GCC unroll 16
     for (int k = 0; k < kBases; ++k) asm("" : "+r"(bases[k]));
     V gradient[kVectors];
+    #pragma GCC unroll 16
     for (int v = 0; v < kVectors; ++v) gradient[v] = load<V>(gradients + v * width);
+    const Tail gradient_tail = kTail ? load<Tail>(gradients + tail) : Tail{};
+    #pragma GCC unroll 16
     for (int j = 0; j < kX; ++j) {
       const float value = bases[j / 3][(j % 3) * data];
+      #pragma GCC unroll 16
       for (int v = 0; v < kVectors; ++v) g[j][v] += gradient[v] * value;
+      if constexpr (kTail) g_tail[j] += gradient_tail * value;
     }
+    #pragma GCC unroll 16
     for (int k = 0; k < kBases; ++k) ++bases[k];
     gradients += s.slots;
   }
+  // d_first[a] += Σ_j g[j] · second[b0 + j] and d_second[b0 + j] += g[j] · first[a], vector by
+  // vector.
+  #pragma GCC unroll 16
   for (int v = 0; v < kVectors; ++v) {
-    float* const target = d_first + a * s.slots + v * width;
-    const V first_a = load<V>(first + a * s.slots + v * width);
-    V sum = load<V>(target);
+    const int64_t r = v * width;
+    const V first_a = load<V>(first + a * s.slots + r);
+    V sum = load<V>(d_first + a * s.slots + r);
+    #pragma GCC unroll 16
     for (int j = 0; j < kX; ++j) {
-      const int64_t b = (b0 + j) * s.slots + v * width;
+      const int64_t b = (b0 + j) * s.slots + r;
       sum += g[j][v] * load<V>(second + b);
       store(d_second + b, load<V>(d_second + b) + g[j][v] * first_a);
     }
-    store(target, sum);
+    store(d_first + a * s.slots + r, sum);
+  }
+  if constexpr (kTail) {
+    const Tail first_a = load<Tail>(first + a * s.slots + tail);
+    Tail sum = load<Tail>(d_first + a * s.slots + tail);
+    #pragma GCC unroll 16
+    for (int j = 0; j < kX; ++j) {
+      const int64_t b = (b0 + j) * s.slots + tail;
+      sum += g_tail[j] * load<Tail>(second + b);
+      store(d_second + b, load<Tail>(d_second + b) + g_tail[j] * first_a);
+    }
+    store(d_first + a * s.slots + tail, sum);
   }
 }
 
 // backward_tile for a run-time tile width in [1, kX].
-template <typename V, int kVectors, int kX>
+template <typename V, int kVectors, bool kTail, int kX>
 PARTONFIT_INLINE void backward_tile_of(int64_t width, const float* fk, const float* dy,
                                        const float* first, const float* second, const Sizes& s,
                                        int64_t a, int64_t b0, float* d_first, float* d_second) {
   if constexpr (kX > 1) {
     if (width < kX) {
-      return backward_tile_of<V, kVectors, kX - 1>(width, fk, dy, first, second, s, a, b0,
-                                                   d_first, d_second);
+      return backward_tile_of<V, kVectors, kTail, kX - 1>(width, fk, dy, first, second, s, a, b0,
+                                                          d_first, d_second);
     }
   }
-  backward_tile<V, kVectors, kX>(fk, dy, first, second, s, a, b0, d_first, d_second);
+  backward_tile<V, kVectors, kTail, kX>(fk, dy, first, second, s, a, b0, d_first, d_second);
+}
+
+// The resident backward, for tables of few data points. The tile backward above adds each of
+// its sums into d_first and d_second once it has summed over the data points, at 2
+// multiply-adds and 3 memory operations per sum, which few data points do not amortise. Here the
+// gradients dy of up to kResidentData data points stay in registers for one vector of replicas,
+// with the d_second sums of kResidentX x2 points, while the tile runs over every x1 point a:
+// g[b] = Σ_n fk[a, b, n] · dy[n] for each x2 point b of the tile, then d_first[a] += Σ_b g[b] ·
+// second[b] (added to memory once per x1 point) and d_second[b] += g[b] · first[a] (in registers,
+// added to memory once per tile).
+// It needs AVX-512's 32 registers: with AVX2's 16 (8 data points, 4 x2 points) it was slower
+// than the tile backward from 8 data points on.
+constexpr int kResidentData = 16;
+constexpr int kResidentX = 10;
+
+// Tables of at most this many data points take the resident backward where the replicas fill
+// more than one 16-lane vector (single thread, 50 x, 100 replicas: 3 data points 26 → 51
+// GFLOP/s, 16 points 65 → 87, 48 points 73 → 87, 64 points 76 → 86; at 89 points it was slower,
+// 79 → 68). For one vector the tile backward was faster from 9 data points on, 10 replicas' step
+// 66 → 77 ms on all of them: with no other vector to share the FK rows it reads, the resident
+// backward waits on memory.
+constexpr int64_t kResidentTable = 64;
+
+// One resident tile: data points [n0, n0 + kData) and x2 points [b0, b0 + kX) for one vector of
+// replicas VT, over every x1 point whose x2 range (x2: by x1 point for these data points; null:
+// dense) meets the tile. The first `skip` x2 points of the tile belong to the tile before it,
+// and are left out. dy (data, slots), first, second, d_first and d_second (x, slots) start at
+// the vector's first replica.
+template <typename VT, int kData, int kX>
+PARTONFIT_INLINE void resident_tile(const float* fk, const Range* x2, const float* dy,
+                                    const float* first, const float* second, const Sizes& s,
+                                    int64_t n0, int64_t b0, int64_t skip, float* d_first,
+                                    float* d_second) {
+  const int64_t data = s.data;
+  const int64_t slots = s.slots;
+  VT gradient[kData];
+  for (int t = 0; t < kData; ++t) gradient[t] = load<VT>(dy + (n0 + t) * slots);
+  // second[b] (zero for the x2 points left out) and the d_second sums.
+  VT factor[kX];
+  VT sums[kX];
+  for (int j = 0; j < kX; ++j) {
+    factor[j] = j < skip ? VT{} : load<VT>(second + (b0 + j) * slots);
+    sums[j] = VT{};
+  }
+  // As in backward_tile, row j is read as bases[j / 3][(j % 3) · data].
+  constexpr int kBases = (kX + 2) / 3;
+  for (int64_t a = 0; a < s.x; ++a) {
+    if (x2 != nullptr && (x2[a].end <= b0 + skip || x2[a].begin >= b0 + kX)) continue;
+    const float* bases[kBases];
+    for (int k = 0; k < kBases; ++k) {
+      bases[k] = fk + (a * s.x + b0 + 3 * k) * data + n0;
+      asm("" : "+r"(bases[k]));
+    }
+    const VT first_a = load<VT>(first + a * slots);
+    VT sum = VT{};
+#pragma GCC unroll 16
+    for (int j = 0; j < kX; ++j) {
+      const float* values = bases[j / 3] + (j % 3) * data;
+      VT g = gradient[0] * values[0];
+#pragma GCC unroll 16
+      for (int t = 1; t < kData; ++t) g += gradient[t] * values[t];
+      sum += g * factor[j];
+      sums[j] += g * first_a;
+    }
+    float* const target = d_first + a * slots;
+    store(target, load<VT>(target) + sum);
+  }
+  for (int j = static_cast<int>(skip); j < kX; ++j) {
+    float* const target = d_second + (b0 + j) * slots;
+    store(target, load<VT>(target) + sums[j]);
+  }
+}
+
+// resident_tile for a run-time count of data points in [1, kData].
+template <typename VT, int kData, int kX>
+PARTONFIT_INLINE void resident_tile_of(int64_t count, const float* fk, const Range* x2,
+                                       const float* dy, const float* first, const float* second,
+                                       const Sizes& s, int64_t n0, int64_t b0, int64_t skip,
+                                       float* d_first, float* d_second) {
+  if constexpr (kData > 1) {
+    if (count < kData) {
+      return resident_tile_of<VT, kData - 1, kX>(count, fk, x2, dy, first, second, s, n0, b0,
+                                                 skip, d_first, d_second);
+    }
+  }
+  resident_tile<VT, kData, kX>(fk, x2, dy, first, second, s, n0, b0, skip, d_first, d_second);
+}
+
+// One channel for all replicas by the resident backward, for at least kResidentX x points: the
+// data points in near-equal chunks of at most kResidentData, the x2 points in tiles of
+// kResidentX (the last one moved back to end at the last x2 point), and the replicas vector by
+// vector, a last 8-lane vector after the 16-lane ones. support is the channel's (null: dense);
+// d_first and d_second (x, slots) start zeroed.
+PARTONFIT_INLINE void backward_resident_channel(const float* fk, const int32_t* support,
+                                                const float* dy, const float* first,
+                                                const float* second, const Sizes& s,
+                                                float* d_first, float* d_second) {
+  constexpr int kData = kResidentData;
+  constexpr int kX = kResidentX;
+  constexpr int64_t width = kWidth<Lanes16>;
+  thread_local std::vector<Range> ranges;
+  const int64_t chunks = (s.data + kData - 1) / kData;
+  const int64_t tiles = (s.x + kX - 1) / kX;
+  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+    const int64_t n0 = tile_start(s.data, chunks, chunk);
+    const int64_t count = tile_start(s.data, chunks, chunk + 1) - n0;
+    const Range* x2 = nullptr;
+    if (support != nullptr) {
+      ranges.resize(static_cast<size_t>(s.x));
+      for (int64_t a = 0; a < s.x; ++a) {
+        ranges[a] = x2_range(support + a * s.data * 2, s, n0, n0 + count);
+      }
+      x2 = ranges.data();
+    }
+    for (int64_t i = 0; i < tiles; ++i) {
+      const int64_t b0 = std::min(i * kX, s.x - kX);
+      const int64_t skip = i * kX - b0;
+      int64_t r = 0;
+      for (; r + width <= s.slots; r += width) {
+        resident_tile_of<Lanes16, kData, kX>(count, fk, x2, dy + r, first + r, second + r, s,
+                                             n0, b0, skip, d_first + r, d_second + r);
+      }
+      if (r < s.slots) {
+        resident_tile_of<Tail, kData, kX>(count, fk, x2, dy + r, first + r, second + r, s, n0,
+                                            b0, skip, d_first + r, d_second + r);
+      }
+    }
+  }
 }
 
 // The smallest (x2, data) block of one x1 point, in floats, whose successor the backward
@@ -402,27 +599,47 @@ PARTONFIT_INLINE void backward_channel_of(const float* fk, const int32_t* suppor
         x2_range(support == nullptr ? nullptr : support + a * s.data * 2, s, 0, s.data);
     const int64_t width = x2.end - x2.begin;
     if (width <= 0) continue;
-    for_replica_groups<V>(s, [&](auto vectors, int64_t r) __attribute__((always_inline)) {
+    for_replica_groups<V>(s, [&](auto vectors, auto tail, int64_t r)
+                                 __attribute__((always_inline)) {
       constexpr int kVectors = decltype(vectors)::value;
-      constexpr int kX = kRows<V, kVectors>;
+      constexpr bool kTail = decltype(tail)::value;
+      constexpr int kX = kRows<V, kVectors + kTail>;
       const int64_t tiles = (width + kX - 1) / kX;
       for (int64_t i = 0; i < tiles; ++i) {
         const int64_t b0 = x2.begin + tile_start(width, tiles, i);
-        backward_tile_of<V, kVectors, kX>(x2.begin + tile_start(width, tiles, i + 1) - b0, fk,
-                                          dy + r, first + r, second + r, s, a, b0, d_first + r,
-                                          d_second + r);
+        backward_tile_of<V, kVectors, kTail, kX>(x2.begin + tile_start(width, tiles, i + 1) - b0,
+                                                 fk, dy + r, first + r, second + r, s, a, b0,
+                                                 d_first + r, d_second + r);
       }
     });
   }
 }
 
-PARTONFIT_CLONES void backward_channel(const float* fk, const int32_t* support, const float* dy,
-                                       const float* first, const float* second, const Sizes& s,
-                                       const Tiling& tiling, float* d_first, float* d_second) {
-  if (tiling.wide) {
-    backward_channel_of<Lanes16>(fk, support, dy, first, second, s, d_first, d_second);
+PARTONFIT_WIDE void backward_channel_wide(const float* fk, const int32_t* support,
+                                          const float* dy, const float* first,
+                                          const float* second, const Sizes& s, float* d_first,
+                                          float* d_second) {
+  if (s.data <= kResidentTable && s.x >= kResidentX && s.slots > kWidth<Lanes16>) {
+    backward_resident_channel(fk, support, dy, first, second, s, d_first, d_second);
   } else {
-    backward_channel_of<Lanes8>(fk, support, dy, first, second, s, d_first, d_second);
+    backward_channel_of<Lanes16>(fk, support, dy, first, second, s, d_first, d_second);
+  }
+}
+
+PARTONFIT_CLONES void backward_channel_narrow(const float* fk, const int32_t* support,
+                                              const float* dy, const float* first,
+                                              const float* second, const Sizes& s,
+                                              float* d_first, float* d_second) {
+  backward_channel_of<Lanes8>(fk, support, dy, first, second, s, d_first, d_second);
+}
+
+void backward_channel(const float* fk, const int32_t* support, const float* dy,
+                      const float* first, const float* second, const Sizes& s,
+                      const Tiling& tiling, float* d_first, float* d_second) {
+  if (tiling.wide) {
+    backward_channel_wide(fk, support, dy, first, second, s, d_first, d_second);
+  } else {
+    backward_channel_narrow(fk, support, dy, first, second, s, d_first, d_second);
   }
 }
 
@@ -476,8 +693,8 @@ void luminosity_contraction(const LuminosityProblem& p, float* out) {
   const int64_t size = p.replicas * p.data;
   std::fill(out, out + size, 0.0f);
   if (size == 0 || p.x == 0 || p.channels == 0) return;
-  const Tiling tiles = tiling();
-  const Sizes s = sizes_of(p, tiles);
+  const Sizes s = sizes_of(p);
+  const Tiling tiles = tiling(s);
   const bool in_parallel = parallel(p);
   const float* const lanes_of_pdf = pdf_lanes(p, s, in_parallel);
   const int64_t row = s.x * s.slots;
@@ -509,8 +726,8 @@ void luminosity_contraction_grad(const LuminosityProblem& p, const float* dy, fl
   const int64_t size = p.replicas * p.x * p.flavours;
   std::fill(d_pdf, d_pdf + size, 0.0f);
   if (p.data == 0 || size == 0 || p.channels == 0) return;
-  const Tiling tiles = tiling();
-  const Sizes s = sizes_of(p, tiles);
+  const Sizes s = sizes_of(p);
+  const Tiling tiles = tiling(s);
   const bool in_parallel = parallel(p);
   const float* const lanes_of_pdf = pdf_lanes(p, s, in_parallel);
   const int64_t row = s.x * s.slots;

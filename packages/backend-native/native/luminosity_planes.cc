@@ -283,15 +283,28 @@ PARTONFIT_INLINE void plane_block_for(int64_t replicas, const Plane& plane, cons
   }
 }
 
+// One block of replicas on one channel in 16 lanes, compiled for AVX-512 alone (PARTONFIT_WIDE),
+// where it runs.
+template <Pass kPass>
+PARTONFIT_WIDE void plane_pass_wide(int64_t replicas, const Plane& plane, const Block& block) {
+  plane_block_for<Lanes16, kPass>(replicas, plane, block);
+}
+
+// The same in 8 lanes, for every clone.
+template <Pass kPass>
+PARTONFIT_CLONES void plane_pass_narrow(int64_t replicas, const Plane& plane,
+                                        const Block& block) {
+  plane_block_for<Lanes8, kPass>(replicas, plane, block);
+}
+
 // One block of replicas on one channel, in 16 lanes where wide_vectors() says so, else 8. The
 // gradient's row sums are vectors of that width.
 template <Pass kPass>
-PARTONFIT_CLONES void plane_pass(int64_t replicas, bool wide, const Plane& plane,
-                                 const Block& block) {
+void plane_pass(int64_t replicas, bool wide, const Plane& plane, const Block& block) {
   if (wide) {
-    plane_block_for<Lanes16, kPass>(replicas, plane, block);
+    plane_pass_wide<kPass>(replicas, plane, block);
   } else {
-    plane_block_for<Lanes8, kPass>(replicas, plane, block);
+    plane_pass_narrow<kPass>(replicas, plane, block);
   }
 }
 

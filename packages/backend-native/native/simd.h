@@ -30,6 +30,14 @@
 #define PARTONFIT_CLONES
 #endif
 
+// Compiles a function for AVX-512 alone, where the build has the AVX-512 clones: for kernels that
+// only run where wide_vectors() holds, so that no other clone compiles them.
+#ifdef PARTONFIT_HAS_AVX512_CLONES
+#define PARTONFIT_WIDE __attribute__((target(PARTONFIT_AVX512_LEVEL)))
+#else
+#define PARTONFIT_WIDE
+#endif
+
 #define PARTONFIT_INLINE inline __attribute__((always_inline))
 
 namespace partonfit {

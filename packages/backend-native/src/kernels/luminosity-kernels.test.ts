@@ -128,10 +128,29 @@ const SIZES: readonly [string, Sizes][] = [
     { replicas: 150, x: 30, flavours: 14, data: 8, channels: cyclingChannels(13, 40) },
   ],
   // 37 replicas fill a pair of 16-lane vectors and an 8-lane one with 3 padding lanes; 29 data
-  // points and 13 x points are no multiple of the register tiles (12 data, 6 x points).
+  // points and 13 x points are no multiple of the register tiles (12 data, 6 x points) nor of
+  // the resident backward's (chunks of up to 16 data points, 10 x2 points, the last tile moved
+  // back over the one before).
   [
     'threaded, tiles with remainders',
     { replicas: 37, x: 13, flavours: 5, data: 29, channels: cyclingChannels(4, 12) },
+  ],
+  // Above the resident backward's 64 data points: the tile backward, here with 3 · 16 + 8 lanes
+  // in one register tile.
+  [
+    'tile backward, 70 data points, a tile with an 8-lane vector',
+    { replicas: 50, x: 12, flavours: 5, data: 70, channels: cyclingChannels(5, 6) },
+  ],
+  // 16 slots (one vector: the tile backward) and 8 slots (8-lane vectors only); an x-grid
+  // narrower than a resident tile.
+  [
+    'one 16-lane vector',
+    { replicas: 10, x: 9, flavours: 4, data: 20, channels: cyclingChannels(4, 5) },
+  ],
+  ['8 slots', { replicas: 7, x: 11, flavours: 4, data: 5, channels: cyclingChannels(4, 5) }],
+  [
+    'x-grid narrower than a resident tile',
+    { replicas: 40, x: 7, flavours: 4, data: 12, channels: cyclingChannels(4, 5) },
   ],
   // Zero blocks the kernels skip: each data point has its own kinematic limit (from none to
   // beyond the grid, a point of zeros), one channel is zero throughout.
