@@ -188,6 +188,10 @@ constexpr int kMaxVectors = kWidth<V> == kWidth<Lanes8> ? 2 : 4;
 // The vector of a tile's last 8 slots where vectors of V leave them over.
 using Tail = Lanes8;
 
+// The tiles unroll every loop over their vectors, rows and data points (#pragma GCC unroll), so
+// that their sums stay in registers: with the Tail vector GCC left the larger tiles' loops rolled
+// and their sums on the stack (100 replicas, 185 data points: backward 88 → 47 GFLOP/s).
+
 // Calls block(std::integral_constant<int, kVectors>(), std::integral_constant<bool, kTail>(), r)
 // over the slots in groups of kVectors vectors of V, the last group with the slots' last 8 in a
 // Tail vector after them where V's vectors leave 8 over (kTail); r is the group's first slot.
@@ -465,9 +469,9 @@ constexpr int kResidentX = 10;
 // Tables of at most this many data points take the resident backward where the replicas fill
 // more than one 16-lane vector (single thread, 50 x, 100 replicas: 3 data points 26 → 51
 // GFLOP/s, 16 points 65 → 87, 48 points 73 → 87, 64 points 76 → 86; at 89 points it was slower,
-// 79 → 68). For one vector the tile backward was faster from 9 data points on, 10 replicas' step
-// 66 → 77 ms on all of them: with no other vector to share the FK rows it reads, the resident
-// backward waits on memory.
+// 79 → 68). For one vector the tile backward was faster from 9 data points on (10 replicas: the
+// bench's 42 tables' backward 66 ms against 77): with no other vector to share the FK rows it
+// reads, the resident backward waits on memory.
 constexpr int64_t kResidentTable = 64;
 
 // One resident tile: data points [n0, n0 + kData) and x2 points [b0, b0 + kX) for one vector of
@@ -502,11 +506,11 @@ PARTONFIT_INLINE void resident_tile(const float* fk, const Range* x2, const floa
     }
     const VT first_a = load<VT>(first + a * slots);
     VT sum = VT{};
-#pragma GCC unroll 16
+    #pragma GCC unroll 16
     for (int j = 0; j < kX; ++j) {
       const float* values = bases[j / 3] + (j % 3) * data;
       VT g = gradient[0] * values[0];
-#pragma GCC unroll 16
+      #pragma GCC unroll 16
       for (int t = 1; t < kData; ++t) g += gradient[t] * values[t];
       sum += g * factor[j];
       sums[j] += g * first_a;
