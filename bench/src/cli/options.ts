@@ -10,6 +10,7 @@ export const SKIPPABLE_PARTS = [
   'profile',
   'crosscheck',
   'zero-blocks',
+  'heterogeneous',
 ] as const;
 
 /** One of {@link SKIPPABLE_PARTS}. */

@@ -80,7 +80,7 @@ export async function timeModelComponents(
   const features = logXFeatures(points);
   const x = xColumn(points);
   const variables = model.trainableVariables();
-  const fitted = model.network.units.at(-1) ?? 8;
+  const fitted = model.networks[0]?.units.at(-1) ?? 8;
   const networkUpstream = seededUniform([replicas, points.length, fitted], -1, 1, 1);
   const networkOutput = inputVariable(seededUniform([replicas, points.length, fitted], -1, 1, 2));
   const rotatedUpstream = seededUniform([replicas, points.length, 14], -1, 1, 3);
@@ -100,13 +100,19 @@ export async function timeModelComponents(
         'network',
         context,
         () => {
-          forwardBackward(
-            () => model.network.apply(features) as tf.Tensor,
-            networkUpstream,
-            variables,
-          );
+          forwardBackward(() => model.networkOutput(features), networkUpstream, variables);
         },
-        networkFlops(features.shape.at(-1) ?? 2, model.network.units, points.length, replicas),
+        model.networks.reduce(
+          (flops, network) =>
+            flops +
+            networkFlops(
+              features.shape.at(-1) ?? 2,
+              network.units,
+              points.length,
+              network.replicas,
+            ),
+          0,
+        ),
       ),
       await timed('preprocessing', context, () => {
         forwardBackward(

@@ -296,6 +296,36 @@ function ratioTable(results: readonly BenchResult[]): string {
   );
 }
 
+function heterogeneousTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    result.heterogeneous.map((entry) => {
+      const key = [result.backend.name, entry.workload, String(entry.replicas)];
+      if (entry.status === 'skipped') return [...key, `skipped: ${entry.reason}`, '', '', '', ''];
+      return [
+        ...key,
+        `${entry.networks.join(', ')} (${entry.optimizers.join(', ')})`,
+        formatNumber(entry.homogeneousMs.median),
+        formatNumber(entry.heterogeneousMs.median),
+        `**${formatNumber(entry.ratio)}×**`,
+        `${entry.heterogeneousKernels} vs ${entry.homogeneousKernels}`,
+      ];
+    }),
+  );
+  return table(
+    [
+      'backend',
+      'workload',
+      'R',
+      'networks (optimisers)',
+      'homogeneous ms/step',
+      'heterogeneous ms/step',
+      'heterogeneous / homogeneous',
+      'kernels per step',
+    ],
+    rows,
+  );
+}
+
 function kernelLines(results: readonly BenchResult[]): string {
   const lines = results.flatMap((result) =>
     measured(result)
@@ -422,6 +452,7 @@ export function resultsMarkdown(results: readonly BenchResult[], date?: string):
     `## Zero rows dropped on the generic path (forward + backward, wasm and cpu)\n\n${genericZeroRowTable(results)}`,
     `## Speed-up over wasm (median step)\n\n${wasmSpeedupTable(results)}`,
     `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
+    `## Replicas with their own hyperparameters: 25-20-8, 35-25-8, 20-15-8, 30-30-8 under Nadam and Adam against 25-20-8 Nadam, same run\n\n${heterogeneousTable(results)}`,
     `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,
     `## Set-up: prepareFitInputs cold and from the HDF5 cache\n\n${setupTable(results)}`,
     `## Set-up at NNPDF4.0 size: prepareFitInputs on a synthetic theory folder read from files\n\n${setupNnpdf40Table(results)}`,

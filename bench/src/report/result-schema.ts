@@ -293,6 +293,37 @@ export const ratioSchema = z.discriminatedUnion('status', [
   }),
 ]);
 
+/**
+ * A fit whose replicas have their own hyperparameters (four architectures, two optimisers)
+ * against the homogeneous NNPDF4.0 step, same workload and R, run in alternation.
+ */
+export const heterogeneousSchema = z.discriminatedUnion('status', [
+  z.strictObject({
+    status: z.literal('measured'),
+    workload: z.string(),
+    replicas: positiveCount,
+    /** Distinct settings among the replicas (`parameters_per_replica` entries). */
+    entries: positiveCount,
+    /** The model's networks (one per optimiser and depth/activations), e.g. `35-30-8`. */
+    networks: z.array(z.string()),
+    optimizers: z.array(z.string()),
+    homogeneousMs: sampleSummarySchema,
+    heterogeneousMs: sampleSummarySchema,
+    /** heterogeneous median / homogeneous median. */
+    ratio: z.number().positive(),
+    /** Kernels dispatched by one step of each. */
+    homogeneousKernels: positiveCount,
+    heterogeneousKernels: positiveCount,
+  }),
+  z.strictObject({
+    status: z.literal('skipped'),
+    workload: z.string(),
+    replicas: positiveCount,
+    entries: positiveCount,
+    reason: z.string().min(1),
+  }),
+]);
+
 /** The JSON written to `bench/results/<date>-<backend>.json`. */
 export const benchResultSchema = z.strictObject({
   schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
@@ -316,6 +347,8 @@ export const benchResultSchema = z.strictObject({
   genericZeroRows: z.array(genericZeroRowsSchema).default([]),
   configurations: z.array(configurationSchema),
   ratios: z.array(ratioSchema),
+  /** Replicas with their own hyperparameters (missing in results written before it was measured). */
+  heterogeneous: z.array(heterogeneousSchema).default([]),
   /** The process's peak resident set size (`maxRSS`), MB. */
   peakRssMb: z.number().positive(),
   totalSeconds: seconds,
@@ -329,6 +362,8 @@ export type ConfigurationResult = z.infer<typeof configurationSchema>;
 export type MeasuredConfiguration = Extract<ConfigurationResult, { status: 'measured' }>;
 /** One ratio's entry. */
 export type RatioResult = z.infer<typeof ratioSchema>;
+/** The heterogeneous row's entry. */
+export type HeterogeneousResult = z.infer<typeof heterogeneousSchema>;
 /** One of {@link RATIO_NAMES}. */
 export type RatioName = (typeof RATIO_NAMES)[number];
 /** A workload's entry. */

@@ -118,14 +118,33 @@ describe('runBackend on the tiny workload', () => {
     expect(markdown).toMatch(/^# partonfit benchmark, \d{4}-\d{2}-\d{2} \(full\)/);
     expect(markdown).toContain('| cpu | tiny | 1 | ');
     expect(markdown).toContain('| cpu | tiny | 2 | readBackEveryStep | ');
+    // the step, the components, each ratio, the cross-check and the heterogeneous row
     expect(markdown.match(/^\| cpu \| tiny \| 2 \|/gm)).toHaveLength(
-      1 + 1 + RATIO_NAMES.length + 1,
+      1 + 1 + RATIO_NAMES.length + 1 + 1,
     );
     const two = result.configurations[1];
     if (two.status !== 'measured') throw new Error('skipped');
     expect(markdown).toContain(
       `- cpu, tiny, R = 2 (${formatNumber(two.profile?.kernelCalls ?? 0)} kernels per step): `,
     );
+  });
+
+  it('should time the step of replicas with their own hyperparameters against the homogeneous one', () => {
+    expect(result.heterogeneous).toHaveLength(1);
+    const [entry] = result.heterogeneous;
+    if (entry.status !== 'measured') throw new Error('skipped');
+    // replicas 1 and 2 take the first two entries: 25-20-8 under Nadam, 35-25-8 under Adam
+    expect(entry).toMatchObject({
+      workload: 'tiny',
+      replicas: 2,
+      entries: 4,
+      networks: ['25-20-8', '35-25-8'],
+      optimizers: ['Nadam', 'Adam'],
+    });
+    expect(entry.heterogeneousMs.count).toBe(2);
+    expect(entry.ratio).toBeCloseTo(entry.heterogeneousMs.median / entry.homogeneousMs.median, 12);
+    // a second network and a second optimiser: more kernels per step
+    expect(entry.heterogeneousKernels).toBeGreaterThan(entry.homogeneousKernels);
   });
 
   it('should measure the sgemm throughput and count the matrix products of three components', () => {

@@ -7,12 +7,14 @@ import {
   RESULT_SCHEMA_VERSION,
   type BenchResult,
   type ConfigurationResult,
+  type HeterogeneousResult,
   type RatioResult,
   type SetupNnpdf40Result,
   type SetupResult,
   type WorkloadResult,
 } from '../report/result-schema.js';
 import { measureNnpdf40SetupTime } from '../setup-time/nnpdf40-setup.js';
+import { measureHeterogeneous } from '../heterogeneous/heterogeneous-row.js';
 import {
   measureSetupTime,
   setupRuncardFile,
@@ -236,6 +238,21 @@ export async function runBackend(
     }
   }
   configurations = withSpeedups(configurations);
+  const heterogeneous: HeterogeneousResult[] = [];
+  const heterogeneousWorkload = options.workloads.includes('nnpdf40')
+    ? 'nnpdf40'
+    : options.workloads.at(0);
+  if (!options.skip.has('heterogeneous') && heterogeneousWorkload !== undefined) {
+    heterogeneous.push(
+      await measureHeterogeneous({
+        spec: workloadSpecs[heterogeneousWorkload],
+        replicas: maxReplicas,
+        integration,
+        options,
+        log: prefix,
+      }),
+    );
+  }
   const machine = machineInfo(loadStart);
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
@@ -267,6 +284,7 @@ export async function runBackend(
     genericZeroRows,
     configurations,
     ratios,
+    heterogeneous,
     peakRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20,
     totalSeconds: (performance.now() - start) / 1000,
   };

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
-import { loadRuncard, type Runcard } from '@partonfit/core';
+import {
+  loadRuncard,
+  type FitParameters,
+  type Runcard,
+  type ValidatedRuncard,
+} from '@partonfit/core';
 import {
   inputPaths,
   resolveRuncardDatasets,
@@ -20,7 +25,8 @@ export const checkCommand = defineCommand({
   options: {},
   positionals: 1,
   run: async ({ positionals: [file] }, terminal) => {
-    const { runcard, warnings } = await loadRuncard(file);
+    const validated = await loadRuncard(file);
+    const { runcard, warnings } = validated;
     for (const warning of warnings) {
       terminal.error(
         `warning: ${file}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
@@ -28,6 +34,7 @@ export const checkCommand = defineCommand({
     }
     const datasets = await resolveRuncardDatasets(runcard, inputPaths(runcard, resolve(file)));
     terminal.out(describeRuncard(file, runcard, datasets));
+    terminal.out(describeReplicaParameters(validated));
   },
 });
 
@@ -38,19 +45,78 @@ function namesWithPoints(datasets: readonly ResolvedDataset[]): string {
   );
 }
 
+/** One replica's network, e.g. `2 → 25 → 20 → 8 (tanh, tanh, linear), glorot_normal`. */
+function networkOf(parameters: FitParameters): string {
+  return `2 → ${parameters.nodes_per_layer.join(' → ')} (${parameters.activation_per_layer.join(', ')}), ${parameters.initializer}`;
+}
+
+/** One replica's optimiser, e.g. `Nadam, learning rate 0.001, clipnorm 1`. */
+function optimizerOf({ optimizer }: FitParameters): string {
+  return `${optimizer.optimizer_name}, learning rate ${optimizer.learning_rate}, clipnorm ${optimizer.clipnorm}`;
+}
+
+/** One replica's epochs and patience, e.g. `8000, patience 800 epochs`. */
+function epochsOf(parameters: FitParameters): string {
+  return `${parameters.epochs}, patience ${Math.trunc(parameters.epochs * parameters.stopping_patience)} epochs`;
+}
+
+/** A positivity or integrability schedule's settings, e.g. `initial 10, multiplier 1.05`. */
+function scheduleOf(settings: { initial?: number | undefined; multiplier?: number | undefined }) {
+  const given = [
+    ...(settings.initial === undefined ? [] : [`initial ${settings.initial}`]),
+    ...(settings.multiplier === undefined ? [] : [`multiplier ${settings.multiplier}`]),
+  ];
+  return given.length === 0 ? 'from maxlambda' : given.join(', ');
+}
+
+/** The first replicas that take entry k of N: `k+1, k+1+N, …`. */
+function replicasOfEntry(entry: number, entries: number): string {
+  const first = [entry + 1, entry + 1 + entries, entry + 1 + 2 * entries];
+  return entries === 1 ? 'every replica' : `replicas ${first.join(', ')}, …`;
+}
+
+/**
+ * What each replica fits with, for a runcard whose replicas have parameters of their own: which
+ * replicas take which entry (and, with `trial_specs`, which trial), and each entry's settings.
+ */
+function describeReplicaParameters({ runcard, hyperscan }: ValidatedRuncard): string {
+  const entries = runcard.parameters_per_replica;
+  if (entries === undefined) return '';
+  const specs = runcard.trial_specs;
+  const source =
+    specs === undefined || hyperscan === undefined
+      ? `parameters_per_replica: ${entries.length} entries; replica r takes entry (r − 1) mod ${entries.length} + 1`
+      : `trial_specs: the best ${entries.length} of the finished trials of ${hyperscan.file} after the first ${specs.thermalization}; replica r takes the trial of rank r mod ${entries.length} (as n3fit), rank 0 the lowest loss`;
+  const lines = [`  per replica:   ${source}`];
+  entries.forEach((parameters, k) => {
+    const ranked = hyperscan?.trials[k];
+    const trial =
+      ranked === undefined
+        ? ''
+        : `; trial ${ranked.trial.tid}, rank ${ranked.rank}, loss ${Number.isFinite(ranked.trial.loss) ? ranked.trial.loss.toPrecision(4) : 'n/a'}${ranked.trial.status === 'ok' ? '' : ` (${ranked.trial.status})`}`;
+    lines.push(
+      `    entry ${k + 1} (${replicasOfEntry(k, entries.length)}${trial}):`,
+      `      network ${networkOf(parameters)}`,
+      `      optimizer ${optimizerOf(parameters)}`,
+      `      epochs ${epochsOf(parameters)}; positivity ${scheduleOf(parameters.positivity)}; integrability ${scheduleOf(parameters.integrability)}`,
+    );
+  });
+  return `${lines.join('\n')}\n`;
+}
+
 function describeRuncard(file: string, runcard: Runcard, datasets: RuncardDatasets): string {
   const points = datasets.measured.reduce((sum, dataset) => sum + dataset.commonData.ndata, 0);
   const { parameters, fitting } = runcard;
-  const optimizer = parameters.optimizer;
+  const own = runcard.parameters_per_replica === undefined ? '' : ' (replica 1; see below)';
   const lines = [
     `${file}: valid`,
     `  datasets:      ${points} points after cuts: ${namesWithPoints(datasets.measured)}`,
     `  positivity:    ${namesWithPoints(datasets.positivitySets)}`,
     `  integrability: ${namesWithPoints(datasets.integrabilitySets)}`,
     `  fit basis:     ${fitting.fitbasis} (${fitting.basis.map((flavour) => flavour.fl).join(', ')}), sum rules ${fitting.sum_rules}`,
-    `  network:       2 → ${parameters.nodes_per_layer.join(' → ')} (${parameters.activation_per_layer.join(', ')}), ${parameters.initializer}`,
-    `  optimizer:     ${optimizer.optimizer_name}, learning rate ${optimizer.learning_rate}, clipnorm ${optimizer.clipnorm}`,
-    `  epochs:        ${parameters.epochs}, patience ${Math.trunc(parameters.epochs * parameters.stopping_patience)} epochs, threshold χ² ${parameters.threshold_chi2}`,
+    `  network:       ${networkOf(parameters)}${own}`,
+    `  optimizer:     ${optimizerOf(parameters)}${own}`,
+    `  epochs:        ${epochsOf(parameters)}, threshold χ² ${parameters.threshold_chi2}${own}`,
     `  split:         ${runcard.diagonal_basis ? `diagonal basis, ${runcard.diagonal_frac} of eigenmodes for training` : 'data points, per-dataset frac'}`,
     `  seeds:         nnseed ${runcard.nnseed}, trvlseed ${runcard.trvlseed}, mcseed ${runcard.mcseed}${runcard.genrep ? '' : ' (genrep off: no pseudodata)'}`,
   ];

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadRuncard } from '@partonfit/core';
+import { loadFitFolderRuncard } from '@partonfit/fit-folder';
 import {
   embeddedTheoryCard,
   loadTheoryCard,
@@ -30,7 +30,7 @@ export async function evolveTheoryCard(
       `no theory card: pass --theory <theory card> (${fitFolder} has no runcard.yml to name one)`,
     );
   }
-  const { runcard } = await loadRuncard(runcardFile);
+  const { runcard } = await loadFitFolderRuncard(fitFolder);
   const named = runcard.evolution?.theory_card;
   if (named === undefined) {
     throw new UsageError(

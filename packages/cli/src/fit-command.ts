@@ -112,7 +112,7 @@ export function fitCommand(version: string): Command {
       const request = backendOption(values.backend);
       const runcardFile = resolve(file);
       const replicas = parseReplicaSelection(values.replicas);
-      const { runcard, warnings } = await loadRuncard(runcardFile);
+      const { runcard, warnings, hyperscan } = await loadRuncard(runcardFile);
       for (const warning of warnings) {
         terminal.error(
           `warning: ${file}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
@@ -132,6 +132,7 @@ export function fitCommand(version: string): Command {
       const summary = await runFit({
         runcard,
         runcardFile,
+        hyperscan,
         replicas,
         outputFolder: resolve(values.output),
         backend: backend.backend,

@@ -8,6 +8,7 @@
 export * from './data-folder/index.js';
 export * from './errors/index.js';
 export * from './flavours/index.js';
+export * from './hyperscan/index.js';
 export * from './linalg/index.js';
 export * from './replicas/index.js';
 export * from './runcard/index.js';

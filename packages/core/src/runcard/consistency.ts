@@ -1,6 +1,6 @@
 import type { RuncardIssue } from '../errors/runcard-error.js';
 import { findFitBasis } from '../flavours/fit-basis.js';
-import type { Runcard } from './runcard.js';
+import type { FitParameters, Runcard } from './runcard.js';
 
 /**
  * Checks between keys that the schema cannot express alone: layers against activations, the
@@ -8,29 +8,64 @@ import type { Runcard } from './runcard.js';
  * preprocessing ranges against feature scaling, repeated datasets.
  */
 export function checkConsistency(runcard: Runcard): RuncardIssue[] {
+  const sections: [string, FitParameters][] = [
+    ['parameters', runcard.parameters],
+    ...(runcard.parameters_per_replica ?? []).map((parameters, i): [string, FitParameters] => [
+      `parameters_per_replica[${i}]`,
+      parameters,
+    ]),
+  ];
   return [
-    ...checkLayers(runcard),
+    ...sections.flatMap(([at, parameters]) => [
+      ...checkLayers(parameters, runcard.fitting, at),
+      ...checkUnsupportedSettings(parameters, at),
+    ]),
     ...checkBasis(runcard),
     ...checkDatasets(runcard),
     ...checkClosureTest(runcard),
   ];
 }
 
-function checkLayers({ parameters, fitting }: Runcard): RuncardIssue[] {
+function checkLayers(
+  parameters: FitParameters,
+  fitting: Runcard['fitting'],
+  at: string,
+): RuncardIssue[] {
   const issues: RuncardIssue[] = [];
   const layers = parameters.nodes_per_layer;
   const activations = parameters.activation_per_layer;
   if (activations.length !== layers.length) {
     issues.push({
-      keyPath: 'parameters.activation_per_layer',
+      keyPath: `${at}.activation_per_layer`,
       problem: `expected ${layers.length} activations, one per layer of nodes_per_layer [${layers.join(', ')}], got ${activations.length}`,
     });
   }
   const last = layers.length - 1;
   if (layers[last] !== fitting.basis.length) {
     issues.push({
-      keyPath: `parameters.nodes_per_layer[${last}]`,
+      keyPath: `${at}.nodes_per_layer[${last}]`,
       problem: `expected ${fitting.basis.length}, the number of fitted flavours in fitting.basis, got ${layers[last]}`,
+    });
+  }
+  return issues;
+}
+
+/**
+ * Settings the schema accepts (upstream runcards carry them) that partonfit cannot honour:
+ * refused rather than ignored, so no fit silently differs from what its runcard says.
+ */
+function checkUnsupportedSettings(parameters: FitParameters, at: string): RuncardIssue[] {
+  const issues: RuncardIssue[] = [];
+  if (parameters.dropout > 0) {
+    issues.push({
+      keyPath: `${at}.dropout`,
+      problem: `dropout is not supported yet, got ${parameters.dropout}: set it to 0`,
+    });
+  }
+  if (parameters.regularizer !== undefined) {
+    issues.push({
+      keyPath: `${at}.regularizer`,
+      problem: 'weight regularisers are not supported yet: remove it',
     });
   }
   return issues;

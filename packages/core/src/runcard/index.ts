@@ -2,14 +2,27 @@ export {
   loadRuncard,
   parseDatasetInput,
   parseRuncard,
+  type LoadRuncardOptions,
+  type ParseRuncardOptions,
   type ValidatedRuncard,
 } from './load-runcard.js';
+export {
+  hasParametersPerReplica,
+  mergeReplicaParameters,
+  REPLICA_HYPERPARAMETERS,
+  REPLICA_LAGRANGE_SETTINGS,
+  replicaParameters,
+  replicaParametersEntry,
+  type ReplicaHyperparameter,
+} from './replica-parameters.js';
 export type { BasisFlavourSettings, DatasetInput, FitParameters, Runcard } from './runcard.js';
 export {
   ACTIVATIONS,
   datasetInputSchema,
   INITIALIZERS,
+  MAX_NODES_PER_LAYER,
   OPTIMIZER_LEARNING_RATES,
+  PARAMETER_KEYS,
   runcardSchema,
   SUM_RULE_MODES,
   type OptimizerName,

@@ -1,13 +1,27 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { RuncardError, type RuncardIssue } from '../errors/runcard-error.js';
 import { plainYamlValue } from '../yaml/plain-yaml-value.js';
+import {
+  findTriesFile,
+  readTriesFile,
+  TRIES_FILE_LOCATIONS,
+  type HyperscanTries,
+} from '../hyperscan/tries-file.js';
+import type { RankedTrial } from '../hyperscan/trial-selection.js';
 import { checkConsistency, checkDatasets } from './consistency.js';
+import {
+  expandParametersPerReplica,
+  TRIAL_SET_PARAMETERS,
+  trialIssue,
+  type ExpandedParameters,
+} from './parameters-per-replica.js';
 import { describeValue, formatKeyPath, matchingPaths, valueAt, type KeyPath } from './key-path.js';
 import type { DatasetInput, Runcard } from './runcard.js';
 import { KNOWN_KEYS } from './schema-helpers.js';
-import { datasetInputSchema, runcardSchema } from './schema.js';
+import { datasetInputSchema, PARAMETER_KEYS, runcardSchema } from './schema.js';
 import { SPECIAL_KEYS, type SpecialKey } from './special-keys.js';
 import { suggestKey } from './suggest-key.js';
 
@@ -19,14 +33,48 @@ export interface ValidatedRuncard {
   readonly warnings: readonly RuncardIssue[];
   /** The file it was read from, when it was read from one. */
   readonly file: string | undefined;
+  /**
+   * With `trial_specs`: the scan's `tries.json` and the trial behind each entry of
+   * `runcard.parameters_per_replica` (entry k, replica k + 1's, holds the trial of rank
+   * (k + 1) mod N, as n3fit gives replica r the trial `r % number_of_trials`).
+   */
+  readonly hyperscan:
+    { readonly file: string; readonly trials: readonly RankedTrial[] } | undefined;
+}
+
+/** Options of {@link loadRuncard}. */
+export interface LoadRuncardOptions {
+  /**
+   * Where to read `trial_specs.hyperscan`'s trials instead of the path the runcard gives: the
+   * copy a fit folder keeps (`<fit>/hyperscan`), whose `runcard.yml` names the original path.
+   */
+  readonly hyperscan?: string;
+}
+
+/** Options of {@link parseRuncard}. */
+export interface ParseRuncardOptions {
+  /** The file the text came from, for messages. */
+  readonly file?: string | undefined;
+  /**
+   * The trials of the runcard's `trial_specs.hyperscan` ({@link readTriesFile}), or why they
+   * could not be read; {@link loadRuncard} reads them.
+   */
+  readonly hyperscan?: HyperscanTries | { readonly problem: string } | undefined;
 }
 
 /**
- * Reads and validates a runcard file. See {@link parseRuncard}.
+ * Reads and validates a runcard file (see {@link parseRuncard}), with the trials of its
+ * `trial_specs.hyperscan` when it has one: a scan folder (or its `tries.json`) absolute or
+ * relative to the runcard's folder, whose trials are in the first of `tries.json`,
+ * `hyperopt/tries.json` (partonfit's scans) or `nnfit/replica_1/tries.json` (n3fit's).
  *
- * @throws RuncardError - naming the file, and for each problem its key path and line
+ * @throws RuncardError - naming the file, and for each problem its key path and line (a scan
+ *   folder without trials among them); InputFileError naming a `tries.json` that cannot be read
  */
-export async function loadRuncard(file: string): Promise<ValidatedRuncard> {
+export async function loadRuncard(
+  file: string,
+  options: LoadRuncardOptions = {},
+): Promise<ValidatedRuncard> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(file);
@@ -38,7 +86,28 @@ export async function loadRuncard(file: string): Promise<ValidatedRuncard> {
       cause,
     });
   }
-  return parseRuncard(runcardText(bytes, file), { file });
+  const text = runcardText(bytes, file);
+  const scan = hyperscanPath(text);
+  if (scan === undefined) return parseRuncard(text, { file });
+  const folder = options.hyperscan ?? resolve(dirname(file), scan);
+  const triesFile = await findTriesFile(folder);
+  return parseRuncard(text, {
+    file,
+    hyperscan:
+      triesFile === undefined
+        ? {
+            problem: `no trials in ${folder}: expected a tries.json file, or a folder holding ${TRIES_FILE_LOCATIONS.join(', ')}`,
+          }
+        : await readTriesFile(triesFile),
+  });
+}
+
+/** The runcard's `trial_specs.hyperscan`, if it gives one (before validation). */
+function hyperscanPath(text: string): string | undefined {
+  const document = parseDocument(text, { version: '1.2' });
+  if (document.errors.length > 0) return undefined;
+  const value: unknown = document.getIn(['trial_specs', 'hyperscan']);
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** The UTF-8 text of a runcard file; anything else (UTF-16, binary) is refused by name. */
@@ -75,7 +144,7 @@ function runcardText(bytes: Uint8Array, file: string): string {
  *
  * @throws RuncardError - listing every problem found
  */
-export function parseRuncard(text: string, options: { file?: string } = {}): ValidatedRuncard {
+export function parseRuncard(text: string, options: ParseRuncardOptions = {}): ValidatedRuncard {
   const { file } = options;
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, version: '1.2', uniqueKeys: true });
@@ -107,16 +176,76 @@ export function parseRuncard(text: string, options: { file?: string } = {}): Val
   const { remaining, warnings, issues } = setAsideSpecialKeys(raw, locate);
   const fail = () =>
     new RuncardError({ file, issues: issues.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) });
+  const scan = options.hyperscan;
+  const tries = scan === undefined || 'problem' in scan ? undefined : scan;
+  if ('trial_specs' in remaining && tries === undefined) {
+    const problem =
+      scan !== undefined && 'problem' in scan
+        ? scan.problem
+        : "the scan's trials were not read: read the runcard with loadRuncard, or pass them to parseRuncard";
+    issues.push(
+      withLine({ keyPath: 'trial_specs.hyperscan', problem }, locate(['trial_specs', 'hyperscan'])),
+    );
+  }
+  const expanded = expandParametersPerReplica(remaining, PARAMETER_KEYS, tries);
+  issues.push(...expanded.issues.map(({ issue, at }) => withLine(issue, locate(at))));
+  const withTrials = 'trial_specs' in remaining;
+  const place = (issue: RuncardIssue): RuncardIssue[] =>
+    placeEntryIssue(issue, expanded, withTrials, tries?.file ?? '', locate);
   const parsed = runcardSchema.safeParse(remaining);
   if (!parsed.success) {
-    issues.push(...parsed.error.issues.flatMap((issue) => describeIssue(issue, remaining, locate)));
+    issues.push(
+      ...parsed.error.issues
+        .flatMap((issue) => describeIssue(issue, remaining, locate))
+        .flatMap(place),
+    );
     throw fail();
   }
   for (const issue of checkConsistency(parsed.data)) {
-    issues.push(withLine(issue, locate(parseKeyPath(issue.keyPath))));
+    issues.push(...place(withLine(issue, locate(parseKeyPath(issue.keyPath)))));
   }
   if (issues.length > 0) throw fail();
-  return { runcard: parsed.data, warnings, file };
+  const hyperscan =
+    tries === undefined || expanded.trials === undefined
+      ? undefined
+      : { file: tries.file, trials: expanded.trials };
+  return { runcard: parsed.data, warnings, file, hyperscan };
+}
+
+/**
+ * An issue about a setting an entry of `parameters_per_replica` inherited from `parameters` is
+ * reported once, at `parameters`; with `trial_specs`, an issue in an entry (or in `parameters`,
+ * replica 1's entry) about a setting a trial gave belongs to `trial_specs.hyperscan`, naming
+ * the trial.
+ */
+function placeEntryIssue(
+  issue: RuncardIssue,
+  expanded: ExpandedParameters,
+  withTrials: boolean,
+  triesFile: string,
+  locate: (path: readonly PropertyKey[]) => number | undefined,
+): RuncardIssue[] {
+  const path = parseKeyPath(issue.keyPath);
+  const { trials, ownKeys } = expanded;
+  // `parameters` takes the trials' settings: a problem there is a trial's, or trial_specs' own
+  const fromTrials = (TRIAL_SET_PARAMETERS as readonly string[]).includes(String(path[1]));
+  if (
+    withTrials &&
+    path[0] === 'parameters' &&
+    (fromTrials || ownKeys[0]?.includes(String(path[1])))
+  ) {
+    return [];
+  }
+  if (path[0] !== 'parameters_per_replica' || typeof path[1] !== 'number') return [issue];
+  const own = ownKeys[path[1]] ?? [];
+  const key = String(path[2]);
+  // the network's two lists are checked against each other: an entry that sets either owns both
+  const layers = ['nodes_per_layer', 'activation_per_layer'];
+  const owned = own.includes(key) || (layers.includes(key) && own.some((k) => layers.includes(k)));
+  if (path.length > 2 && !owned) return [];
+  if (trials === undefined) return [issue];
+  const placed = trialIssue(issue, trials, triesFile);
+  return placed === undefined ? [issue] : [withLine(placed.issue, locate(placed.at))];
 }
 
 /**
@@ -149,7 +278,7 @@ export function parseDatasetInput(text: string, options: { source?: string } = {
 
 /** Removes the keys of {@link SPECIAL_KEYS} from a copy of `raw`, turning them into messages. */
 function setAsideSpecialKeys(raw: object, locate: (path: KeyPath) => number | undefined) {
-  const remaining = structuredClone(raw);
+  const remaining = structuredClone(raw) as Record<string, unknown>;
   const warnings: RuncardIssue[] = [];
   const issues: RuncardIssue[] = [];
   for (const special of SPECIAL_KEYS) {

@@ -47,6 +47,13 @@ export const ACTIVATIONS = [
   'modified_tanh',
 ] as const;
 
+/**
+ * The widest dense layer a runcard may ask for. Replicas of one depth and activations train in
+ * one network padded to the widest member's widths, so one very wide replica costs every other
+ * replica of its group its width too.
+ */
+export const MAX_NODES_PER_LAYER = 1024;
+
 /** Weight initialisers n3fit accepts. */
 export const INITIALIZERS = ['glorot_normal', 'glorot_uniform', 'random_uniform'] as const;
 
@@ -97,7 +104,12 @@ const optimizer = section({
 
 const parameters = section({
   nodes_per_layer: z
-    .array(positiveInteger(), { error: 'expected a list of layer sizes' })
+    .array(
+      positiveInteger().max(MAX_NODES_PER_LAYER, {
+        error: `expected at most ${MAX_NODES_PER_LAYER} nodes (partonfit's widest layer)`,
+      }),
+      { error: 'expected a list of layer sizes' },
+    )
     .min(1, { error: 'expected at least one layer' }),
   activation_per_layer: z.array(oneOf(ACTIVATIONS), {
     error: 'expected a list of activation names',
@@ -121,6 +133,9 @@ const parameters = section({
     l2: nonNegativeNumber().default(0),
   }).optional(),
 });
+
+/** Every key of the `parameters` section. */
+export const PARAMETER_KEYS: ReadonlySet<string> = new Set(Object.keys(parameters.shape));
 
 const basisFlavour = section({
   fl: text(),
@@ -155,6 +170,27 @@ const fitting = section({
   basis: z.array(basisFlavour, { error: 'expected a list of fitted flavours' }).min(1),
   sum_rules: sumRules.default('ALL'),
   savepseudodata: flag().default(true),
+});
+
+/**
+ * `trial_specs` (n3fit 4.1.5): the replicas take their hyperparameters from the best trials of a
+ * hyperparameter scan. `hyperscan` is the scan's folder (or its `tries.json`), absolute or
+ * relative to the runcard; the first `thermalization` finished trials are skipped, the best
+ * `number_of_trials` of the rest by loss are kept, and `override` forces settings on all of them
+ * (upstream's trial columns: `optimizer`, `learning_rate`, `clipnorm`, `epochs`,
+ * `stopping_patience`, `initial`, `multiplier`, `nodes_per_layer`, `activation_per_layer`,
+ * `initializer`, `layer_type`, `dropout`).
+ */
+const trialSpecs = section({
+  hyperscan: text(),
+  thermalization: z
+    .int({ error: 'expected a number of trials ≥ 0' })
+    .nonnegative({ error: 'expected a number of trials ≥ 0' })
+    .default(0),
+  number_of_trials: positiveInteger(),
+  override: z
+    .record(z.string(), z.unknown(), { error: 'expected a mapping of trial settings to values' })
+    .default({}),
 });
 
 /** `theoryid` as an integer; n3fit runcards also write it with underscores (40_000_000). */
@@ -224,6 +260,16 @@ export const runcardSchema = section({
   evolution: section({ theory_card: text() }).optional(),
   use_t0_sampling: flag().default(true),
   parameters,
+  /**
+   * partonfit: hyperparameters of their own per replica, entry `(r − 1) mod N` for replica r,
+   * each merged onto `parameters` (see `replicaParameters`). Filled from the scan's trials when
+   * the runcard has `trial_specs`.
+   */
+  parameters_per_replica: z
+    .array(parameters, { error: 'expected a list of parameter settings, one per entry' })
+    .min(1, { error: 'expected at least one entry' })
+    .optional(),
+  trial_specs: trialSpecs.optional(),
   fitting,
   positivity: section({ posdatasets: z.array(lagrangeDataset).default([]) }).prefault({}),
   integrability: section({ integdatasets: z.array(lagrangeDataset).default([]) }).prefault({}),

@@ -1,16 +1,18 @@
 import { access, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  InputFileError,
-  loadRuncard,
-  runcardDifference,
-  runcardDigest,
-  type Runcard,
-} from '@partonfit/core';
+import { InputFileError, runcardDifference, runcardDigest, type Runcard } from '@partonfit/core';
+import { FIT_HYPERSCAN_FOLDER, loadFitFolderRuncard } from './fit-hyperscan.js';
 import { POSTFIT_FILES } from '../postfit/postfit.js';
 
 /** The files a fit writes into its fit folder, which `clearFitFolder` removes. */
-const FIT_FILES = ['nnfit', POSTFIT_FILES.folder, 'summary.json', 'summaries', 'runcard.yml'];
+const FIT_FILES = [
+  'nnfit',
+  POSTFIT_FILES.folder,
+  'summary.json',
+  'summaries',
+  'runcard.yml',
+  FIT_HYPERSCAN_FOLDER,
+];
 const CHECKPOINT = /^\.?checkpoint_replicas_.*\.h5(\.[0-9a-f]{12}\.tmp)?$/;
 
 /**
@@ -31,7 +33,7 @@ export async function checkFitFolderRuncard(fitFolder: string, runcard: Runcard)
     () => false,
   );
   if (!present) return;
-  const existing = (await loadRuncard(file)).runcard;
+  const existing = (await loadFitFolderRuncard(fitFolder)).runcard;
   if (runcardDigest(existing) === runcardDigest(runcard)) return;
   const difference = runcardDifference(existing, runcard);
   throw new InputFileError({
@@ -43,7 +45,8 @@ export async function checkFitFolderRuncard(fitFolder: string, runcard: Runcard)
 
 /**
  * Deletes what a fit wrote into `fitFolder` — `nnfit/`, `postfit/`, `summary.json`,
- * `summaries/`, `runcard.yml` and every `checkpoint_replicas_*.h5` — and leaves any other file there alone.
+ * `summaries/`, `runcard.yml`, `hyperscan/` and every `checkpoint_replicas_*.h5` — and leaves any
+ * other file there alone.
  * For `partonfit fit --overwrite`.
  *
  * @returns the names removed

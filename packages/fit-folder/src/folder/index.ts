@@ -25,6 +25,7 @@ export {
   type FitSummary,
 } from './fit-summary.js';
 export { checkFitFolderRuncard, clearFitFolder } from './fit-folder-runcard.js';
+export { FIT_HYPERSCAN_FOLDER, keepFitHyperscan, loadFitFolderRuncard } from './fit-hyperscan.js';
 export {
   ARC_LENGTH_FLAVOURS,
   ARC_LENGTH_X_GRID,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InputFileError, InvalidArgumentError, loadRuncard, runcardDigest } from '@partonfit/core';
+import { InputFileError, InvalidArgumentError, runcardDigest } from '@partonfit/core';
+import { loadFitFolderRuncard } from '../folder/fit-hyperscan.js';
 import { pathExists, writeFileAtomic } from '@partonfit/io';
 import { readExportGrid } from '../folder/exportgrid-reader.js';
 import { formatExportGrid, type ExportGridContents } from '../folder/exportgrid.js';
@@ -130,7 +131,7 @@ async function refuseMixedRuncards(
   }
   const runcardFile = join(fitFolder, 'runcard.yml');
   const folderDigest = (await pathExists(runcardFile))
-    ? runcardDigest((await loadRuncard(runcardFile)).runcard)
+    ? runcardDigest((await loadFitFolderRuncard(fitFolder)).runcard)
     : undefined;
   const others = [...byDigest].filter(([digest]) => digest !== (folderDigest ?? digest));
   if (byDigest.size <= 1 && others.length === 0) return;

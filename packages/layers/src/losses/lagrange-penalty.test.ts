@@ -104,6 +104,32 @@ describeOnBackends('LagrangePenalty', () => {
     layer.dispose();
   });
 
+  it('should give each replica its own λ, as a layer of that λ alone would', () => {
+    const multipliers = [30, 2, 0.5];
+    const layer = positivityLoss({ multiplier: multipliers });
+    const result = run(layer);
+    const alone = multipliers.map((multiplier) => run(positivityLoss({ multiplier })));
+    expect(layer.perReplica).toBe(true);
+    expect(layer.multiplierTensor().shape).toEqual([REPLICAS, 1]);
+    for (let r = 0; r < REPLICAS; r++) {
+      expect(result.penalty[r]).toBe(alone[r].penalty[r]);
+      expect(result.gradient.slice(r * NDATA, (r + 1) * NDATA)).toEqual(
+        alone[r].gradient.slice(r * NDATA, (r + 1) * NDATA),
+      );
+    }
+    layer.scaleMultiplier([2, 1.5, 1]);
+    expect(Array.from(layer.multiplierTensor().dataSync())).toEqual([60, 3, 0.5]);
+    layer.setMultiplier(4);
+    expect(Array.from(layer.multiplierTensor().dataSync())).toEqual([4, 4, 4]);
+    expect(() => {
+      layer.scaleMultiplier([1, 2]);
+    }).toThrow(/factor: expected 3 value\(s\), one per replica, got 2/);
+    const wrong = tf.zeros([2, NDATA]);
+    expect(() => integrabilityLoss({ multiplier: [1, 2, 3] }).apply(wrong)).toThrow(ShapeError);
+    wrong.dispose();
+    layer.dispose();
+  });
+
   it('should keep λ and α through a save and reload', async () => {
     const input = tfl.input({ shape: [NDATA] });
     const positivity = positivityLoss({ multiplier: 2, alpha: 1e-3, name: 'positivity' });

@@ -8,8 +8,11 @@ export const POSITIVITY_ELU_ALPHA = 1e-7;
 
 /** Arguments shared by {@link PositivityLoss} and {@link IntegrabilityLoss}. */
 export interface LagrangePenaltyArgs extends LayerArgs {
-  /** The initial Lagrange multiplier λ (default 1); the trainer grows it during training. */
-  readonly multiplier?: number;
+  /**
+   * The initial Lagrange multiplier λ (default 1), one for all replicas or one per replica
+   * `(replicas)`; the trainer grows it during training.
+   */
+  readonly multiplier?: number | readonly number[];
 }
 
 /** Arguments of {@link PositivityLoss}. */
@@ -20,32 +23,68 @@ export interface PositivityLossArgs extends LagrangePenaltyArgs {
 
 /**
  * A penalty on the predictions of a pseudo-dataset with target zero, scaled by a Lagrange
- * multiplier λ that lives on the device as the non-trainable weight `multiplier` `(1)`: the
- * trainer changes it with {@link LagrangePenalty.setMultiplier} or, without a host round trip,
+ * multiplier λ that lives on the device as the non-trainable weight `multiplier`, `(1)` for one
+ * λ shared by all replicas or `(replicas, 1)` for a λ per replica: the trainer changes it with
+ * {@link LagrangePenalty.setMultiplier} or, without a host round trip,
  * {@link LagrangePenalty.scaleMultiplier}; the model is not rebuilt and λ is saved with the
  * weights. Input `(replicas, data)`, output `(replicas)`, never summed over replicas.
  */
 export abstract class LagrangePenalty extends tfl.layers.Layer {
-  /** λ when the layer was constructed (the saved weight takes precedence on reload). */
-  readonly initialMultiplier: number;
+  /**
+   * λ when the layer was constructed, per replica `(replicas)` or one for all (the saved weight
+   * takes precedence on reload).
+   */
+  readonly initialMultipliers: readonly number[];
   private multiplierWeight: tfl.LayerVariable | undefined;
 
   constructor(args: LagrangePenaltyArgs) {
     super(args);
-    this.initialMultiplier = finite(args.multiplier ?? 1, 'multiplier');
+    const multiplier = args.multiplier ?? 1;
+    this.initialMultipliers =
+      typeof multiplier === 'number'
+        ? [finite(multiplier, 'multiplier')]
+        : multiplier.map((value, r) => finite(value, `multiplier[${r}]`));
+    if (this.initialMultipliers.length === 0) {
+      throw new InvalidArgumentError({
+        argument: 'multiplier',
+        problem: 'expected a number, or one per replica, got an empty list',
+      });
+    }
     this.inputSpec = [new tfl.InputSpec({ ndim: 2 })];
   }
 
+  /** λ of the first replica when constructed (the one λ of a shared multiplier). */
+  get initialMultiplier(): number {
+    return this.initialMultipliers[0] ?? 1;
+  }
+
+  /** Whether each replica has its own λ (the weight is `(replicas, 1)`). */
+  get perReplica(): boolean {
+    return this.initialMultipliers.length > 1;
+  }
+
   override build(inputShape: tfl.Shape | tfl.Shape[]): void {
-    penaltyShape(inputShape, this.name);
+    const [replicas] = penaltyShape(inputShape, this.name);
+    if (this.perReplica && replicas !== null && replicas !== this.initialMultipliers.length) {
+      throw new ShapeError({
+        quantity: `${this.name}: predictions`,
+        expected: [this.initialMultipliers.length, null],
+        actual: [replicas, -1],
+        axes: '(replicas, data), one λ per replica',
+      });
+    }
     this.multiplierWeight = this.addWeight(
       'multiplier',
-      [1],
+      this.multiplierShape(),
       'float32',
-      tfl.initializers.constant({ value: this.initialMultiplier }),
+      tfl.initializers.zeros(),
       undefined,
       false,
     );
+    const weight = this.multiplierWeight;
+    tf.tidy(() => {
+      weight.write(tf.tensor(this.initialMultipliers, this.multiplierShape(), 'float32'));
+    });
     this.built = true;
   }
 
@@ -65,20 +104,31 @@ export abstract class LagrangePenalty extends tfl.layers.Layer {
     });
   }
 
-  /** Sets λ (one small upload, no rebuild). */
-  setMultiplier(value: number): void {
+  /** Sets λ, one value or one per replica (one small upload, no rebuild). */
+  setMultiplier(value: number | readonly number[]): void {
     const weight = this.multiplierWeight ?? this.unbuilt();
+    const values = this.perReplicaValues(value, 'multiplier');
     tf.tidy(() => {
-      weight.write(tf.tensor1d([finite(value, 'multiplier')]));
+      weight.write(tf.tensor(values, this.multiplierShape(), 'float32'));
     });
   }
 
-  /** λ ← λ · factor on the device, without reading λ back (n3fit's schedule step). */
-  scaleMultiplier(factor: number): void {
+  /**
+   * λ ← λ · factor on the device, without reading λ back (n3fit's schedule step): one factor, or
+   * one per replica for a per-replica λ.
+   */
+  scaleMultiplier(factor: number | readonly number[]): void {
     const weight = this.multiplierWeight ?? this.unbuilt();
-    const scale = finite(factor, 'factor');
+    if (typeof factor === 'number') {
+      const scale = finite(factor, 'factor');
+      tf.tidy(() => {
+        weight.write(tf.mul(weight.read(), scale));
+      });
+      return;
+    }
+    const factors = this.perReplicaValues(factor, 'factor');
     tf.tidy(() => {
-      weight.write(tf.mul(weight.read(), scale));
+      weight.write(tf.mul(weight.read(), tf.tensor(factors, this.multiplierShape(), 'float32')));
     });
   }
 
@@ -88,13 +138,13 @@ export abstract class LagrangePenalty extends tfl.layers.Layer {
   }
 
   /**
-   * λ as a tensor on the device, `(1)`, e.g. to scale the columns of many sets at once (see
-   * {@link LagrangePenalty.scaledTerms}).
+   * λ as a tensor on the device, `(1)` or `(replicas, 1)`, e.g. to scale the columns of many
+   * sets at once (see {@link LagrangePenalty.scaledTerms}).
    *
    * @throws InvalidArgumentError before the layer is built
    */
-  multiplierTensor(): tf.Tensor1D {
-    return this.multiplier() as tf.Tensor1D;
+  multiplierTensor(): tf.Tensor {
+    return this.multiplier();
   }
 
   /**
@@ -115,11 +165,32 @@ export abstract class LagrangePenalty extends tfl.layers.Layer {
   }
 
   override getConfig(): tf.serialization.ConfigDict {
-    return { ...super.getConfig(), multiplier: this.initialMultiplier };
+    return {
+      ...super.getConfig(),
+      multiplier: this.perReplica ? [...this.initialMultipliers] : this.initialMultiplier,
+    };
   }
 
   /** The penalty terms `(replicas, data)` of the scaled predictions λ·y. */
   protected abstract terms(scaled: tf.Tensor): tf.Tensor;
+
+  private multiplierShape(): number[] {
+    return this.perReplica ? [this.initialMultipliers.length, 1] : [1];
+  }
+
+  /** `value` as the weight's values: one per replica for a per-replica λ (a number for all). */
+  private perReplicaValues(value: number | readonly number[], argument: string): number[] {
+    const expected = this.initialMultipliers.length;
+    const values =
+      typeof value === 'number' ? Array.from({ length: expected }, () => value) : [...value];
+    if (values.length !== expected) {
+      throw new InvalidArgumentError({
+        argument,
+        problem: `expected ${expected} value(s), one per replica, got ${values.length}`,
+      });
+    }
+    return values.map((v, r) => finite(v, expected === 1 ? argument : `${argument}[${r}]`));
+  }
 
   private multiplier(): tf.Tensor {
     return (this.multiplierWeight ?? this.unbuilt()).read();

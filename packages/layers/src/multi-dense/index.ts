@@ -43,12 +43,14 @@ export {
 } from './activations.js';
 export {
   checkInitializer,
+  initialPaddedKernels,
   initialReplicaKernels,
   kernelInitializer,
   RANDOM_UNIFORM_LIMIT,
   UNSEEDED_ZERO_REPLACEMENT,
   type InitializerName,
   type KernelInitializer,
+  type PaddedKernelShape,
 } from './initializers.js';
 export { MultiDense, multiDense, type MultiDenseArgs } from './multi-dense.js';
 export {

@@ -64,10 +64,11 @@ export function initialReplicaKernels(
   seeds: readonly number[],
   shape: readonly [number, number],
 ): tf.Tensor3D {
-  const kernels: tf.Tensor = tf.tidy(() =>
-    tf.stack(seeds.map((seed) => kernelInitializer(name, seed).apply([...shape], 'float32'))),
+  return initialPaddedKernels(
+    seeds.map(() => name),
+    seeds,
+    { inputs: seeds.map(() => shape[0]), units: seeds.map(() => shape[1]), padded: shape },
   );
-  return kernels as tf.Tensor3D;
 }
 
 /** Throws unless `seed` is an integer in [0, 2³²). */
@@ -78,4 +79,52 @@ export function checkSeed(seed: number, argument: string): void {
       problem: `expected an integer between 0 and 4294967295, got ${seed}`,
     });
   }
+}
+
+/** The widths of each replica's kernel and of the padded kernel that holds them all. */
+export interface PaddedKernelShape {
+  /** Each replica's input width, `(replicas)`. */
+  readonly inputs: readonly number[];
+  /** Each replica's output width, `(replicas)`. */
+  readonly units: readonly number[];
+  /** `[inputs, units]` of the padded kernel, at least every replica's. */
+  readonly padded: readonly [number, number];
+}
+
+/**
+ * The initial kernels of replicas of different widths in one padded kernel: replica r's block
+ * `[:inputs[r], :units[r]]` is exactly what {@link kernelInitializer}`(names[r], seeds[r])` draws
+ * for an `(inputs[r], units[r])` kernel — so it is bit-identical to a single-replica dense layer
+ * of those widths — and the rest is 0. With every replica as wide as the padded kernel this is
+ * {@link initialReplicaKernels}.
+ *
+ * @param names - each replica's initialiser, `(replicas)`
+ * @param seeds - each replica's seed, `(replicas)`
+ * @returns `(replicas, paddedInputs, paddedUnits)`
+ */
+export function initialPaddedKernels(
+  names: readonly InitializerName[],
+  seeds: readonly number[],
+  shape: PaddedKernelShape,
+): tf.Tensor3D {
+  const [paddedInputs, paddedUnits] = shape.padded;
+  const kernels: tf.Tensor = tf.tidy(() =>
+    tf.stack(
+      seeds.map((seed, r) => {
+        const inputs = shape.inputs[r] ?? paddedInputs;
+        const units = shape.units[r] ?? paddedUnits;
+        const own = kernelInitializer(names[r] ?? 'glorot_normal', seed).apply(
+          [inputs, units],
+          'float32',
+        );
+        return inputs === paddedInputs && units === paddedUnits
+          ? own
+          : tf.pad(own, [
+              [0, paddedInputs - inputs],
+              [0, paddedUnits - units],
+            ]);
+      }),
+    ),
+  );
+  return kernels as tf.Tensor3D;
 }

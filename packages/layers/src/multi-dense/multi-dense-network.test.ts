@@ -191,6 +191,105 @@ describeOnBackends('MultiDenseNetwork', (backend) => {
     expect(values(copy.apply(x) as tf.Tensor)).toEqual(values(model.apply(x) as tf.Tensor));
   });
 
+  it.each(['per-replica', 'layer-by-layer'] as const)(
+    'should compute each narrower replica as its own network of its widths, padding masked to exact zeros (%s)',
+    (formulation) => {
+      // replica 0 is 7-5 wide, replica 1 4-2 (initialised with another initialiser), replica 2 6-5
+      const replicaUnits = [
+        [7, 4, 6],
+        [5, 2, 5],
+        [3, 3, 3],
+      ];
+      const activations: ActivationName[] = ['sigmoid', 'softplus', 'tanh'];
+      const initializers = ['glorot_normal', 'random_uniform', 'glorot_uniform'] as const;
+      const seeds = seedsFor(3, 3);
+      const padded = multiDenseNetwork({
+        units: [7, 5, 3],
+        activations,
+        seeds,
+        initializer: initializers,
+        replicaUnits,
+        formulation,
+      });
+      const x = tf.variable(tf.tensor2d(toFloat32(randomArray(POINTS * 2, 9, -1, 1)), [POINTS, 2]));
+      const upstream = tf.tensor3d(toFloat32(randomArray(3 * POINTS * 3, 10)), [3, POINTS, 3]);
+      const output = values(padded.apply(x) as tf.Tensor);
+      const { grads } = tf.variableGrads(
+        () => tf.sum<tf.Scalar>(tf.mul(padded.apply(x) as tf.Tensor, upstream)),
+        variablesOf([padded]),
+      );
+      const paddedGrads = variablesOf([padded]).map((variable) => values(grads[variable.name]));
+      const paddedWeights = padded.getWeights().map(values);
+      expect(padded.padded).toBe(true);
+      for (let r = 0; r < 3; r++) {
+        const own = multiDenseNetwork({
+          units: replicaUnits.map((layer) => layer[r]),
+          activations,
+          seeds: seeds.map((layer) => [layer[r]]),
+          initializer: initializers[r],
+          formulation,
+        });
+        const ownOutput = values(own.apply(x) as tf.Tensor);
+        expectClose(output.slice(r * POINTS * 3, (r + 1) * POINTS * 3), ownOutput, 1e-6);
+        const upstreamRow = tf.slice(upstream, [r, 0, 0], [1, POINTS, 3]);
+        const ownGrads = tf.variableGrads(
+          () => tf.sum<tf.Scalar>(tf.mul(own.apply(x) as tf.Tensor, upstreamRow)),
+          variablesOf([own]),
+        );
+        const ownWeights = own.getWeights().map(values);
+        variablesOf([own]).forEach((variable, k) => {
+          const [inputs, units] = own.getWeights()[k].shape.slice(1);
+          const [paddedInputs, paddedUnits] = padded.getWeights()[k].shape.slice(1);
+          const block = (flat: Float64Array, row: number, cut: boolean) => {
+            const kept: number[] = [];
+            const masked: number[] = [];
+            for (let i = 0; i < paddedInputs; i++) {
+              for (let j = 0; j < paddedUnits; j++) {
+                const value = flat[(row * paddedInputs + i) * paddedUnits + j];
+                (cut && (i >= inputs || j >= units) ? masked : kept).push(value);
+              }
+            }
+            return { kept, masked };
+          };
+          const weight = block(paddedWeights[k], r, true);
+          const gradient = block(paddedGrads[k], r, true);
+          // the initial weights are the replica's own, bit for bit; the padding is 0
+          expect(weight.kept).toEqual(Array.from(ownWeights[k]));
+          expect(weight.masked.every((value) => value === 0)).toBe(true);
+          expectClose(gradient.kept, values(ownGrads.grads[variable.name]), 2e-5);
+          expect(gradient.masked.every((value) => value === 0)).toBe(true);
+        });
+      }
+      const copy = rebuilt(padded, MultiDenseNetwork);
+      expect(copy.replicaUnits).toEqual(replicaUnits);
+      expect(copy.initializers).toEqual(initializers);
+      copy.apply(x);
+      copy.setWeights(padded.getWeights());
+      expect(values(copy.apply(x) as tf.Tensor)).toEqual(output);
+      x.dispose();
+    },
+  );
+
+  it('should refuse replica widths that do not fit the layers', () => {
+    const args = { units: [4, 3], activations: ['tanh', 'linear'] as ActivationName[] };
+    expect(() =>
+      multiDenseNetwork({
+        ...args,
+        seeds: seedsFor(2, 2),
+        replicaUnits: [
+          [4, 5],
+          [3, 3],
+        ],
+      }),
+    ).toThrow("replicaUnits[0][1]: replica 1 is 5 units wide, wider than the layer's 4");
+    expect(() =>
+      multiDenseNetwork({ ...args, seeds: seedsFor(2, 2), replicaUnits: [[4, 4]] }),
+    ).toThrow(/replicaUnits: expected one list per layer \(2\), got 1/);
+    expect(() =>
+      multiDenseNetwork({ ...args, seeds: seedsFor(2, 2), initializer: ['glorot_normal'] }),
+    ).toThrow(/initializer: expected one initialiser per replica \(2\), got 1/);
+  });
+
   it('should reject inconsistent settings and inputs with typed errors', () => {
     expect(() =>
       multiDenseNetwork({ units: [3, 2], activations: ['tanh'], seeds: [[1], [2]] }),

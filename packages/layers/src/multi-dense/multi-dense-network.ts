@@ -6,7 +6,7 @@ import { applyActivation, checkActivation, type ActivationName } from './activat
 import {
   checkInitializer,
   checkSeed,
-  initialReplicaKernels,
+  initialPaddedKernels,
   type InitializerName,
 } from './initializers.js';
 import { singleInput, singleShape } from './layer-input.js';
@@ -34,13 +34,22 @@ export interface MultiDenseNetworkArgs extends LayerArgs {
   readonly units: readonly number[];
   /** The activation of each layer (`activation_per_layer`), e.g. `['tanh', 'tanh', 'linear']`. */
   readonly activations: readonly ActivationName[];
-  /** The kernel initialiser; default `glorot_normal`. Biases start at 0. */
-  readonly initializer?: InitializerName;
+  /**
+   * The kernel initialiser, one for all replicas or one per replica `(replicas)`; default
+   * `glorot_normal`. Biases start at 0.
+   */
+  readonly initializer?: InitializerName | readonly InitializerName[];
   /**
    * The seeds, `(layers, replicas)`: `seeds[l][r]` initialises layer l of replica r exactly as
    * `MultiDense({ seeds: seeds[l] })` would (upstream: nnseed_r + l).
    */
   readonly seeds: readonly (readonly number[])[];
+  /**
+   * Each replica's own width of each layer, `(layers, replicas)`, at most `units[l]` (the
+   * default): a replica narrower than the layer uses only its first units, and the others are
+   * masked to exact zeros (see {@link MultiDenseNetwork}).
+   */
+  readonly replicaUnits?: readonly (readonly number[])[];
   /** How to compute; default `auto`. */
   readonly formulation?: NetworkFormulation;
 }
@@ -50,6 +59,14 @@ export interface MultiDenseNetworkArgs extends LayerArgs {
  * numbers as a stack of {@link MultiDense} layers (the first with a shared input), with weights
  * `kernel_<l>` `(replicas, in, units)` and `bias_<l>` `(replicas, 1, units)` in the stack's
  * order, so `getWeights`/`setWeights` carry over between the two.
+ *
+ * Replicas may be narrower than the layers (`replicaUnits`): replica r of width w_l in layer l
+ * uses the block `kernel_l[r, :w_{l−1}, :w_l]` and `bias_l[r, :, :w_l]`, initialised exactly as
+ * its own dense layers of those widths would be, and every weight outside its block is
+ * multiplied by a constant 0/1 mask before use. A masked unit therefore has weight 0, bias 0 and
+ * gradient exactly 0 — it never influences the replica's output, and an optimiser (whose update
+ * of a zero gradient is zero) never moves it — so the replica computes what a network of its
+ * own widths computes, up to the order of float32 sums over the padding.
  *
  * Input: `(points, in)`, shared by all replicas. Output: `(replicas, points, units_last)`.
  *
@@ -66,14 +83,18 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
   readonly units: readonly number[];
   /** Activation of each layer. */
   readonly activations: readonly ActivationName[];
-  /** The kernel initialiser. */
-  readonly initializer: InitializerName;
+  /** The kernel initialiser of each replica, `(replicas)`. */
+  readonly initializers: readonly InitializerName[];
   /** The seeds, `(layers, replicas)`. */
   readonly seeds: readonly (readonly number[])[];
+  /** Each replica's width of each layer, `(layers, replicas)`. */
+  readonly replicaUnits: readonly (readonly number[])[];
   /** The formulation asked for. */
   readonly formulation: NetworkFormulation;
   private kernels: tfl.LayerVariable[] = [];
   private biases: tfl.LayerVariable[] = [];
+  /** Per layer, the 0/1 masks of replicas narrower than the layer, or undefined where none is. */
+  private masks: ({ kernel: tf.Tensor3D; bias: tf.Tensor3D } | undefined)[] = [];
 
   constructor(args: MultiDenseNetworkArgs) {
     super(args);
@@ -101,8 +122,9 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
     this.activations = args.activations.map((activation, l) =>
       checkActivation(activation, `activations[${l}]`),
     );
-    this.initializer = checkInitializer(args.initializer ?? 'glorot_normal');
+    this.initializers = replicaInitializers(args.initializer ?? 'glorot_normal', replicas);
     this.seeds = args.seeds.map((layerSeeds) => [...layerSeeds]);
+    this.replicaUnits = checkReplicaUnits(args.replicaUnits, this.units, replicas);
     this.formulation = oneOf(args.formulation ?? 'auto', FORMULATIONS, 'formulation', {
       loose: true,
     });
@@ -113,10 +135,18 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
     return this.seeds[0]?.length ?? 0;
   }
 
+  /** The kernel initialiser, when all replicas share one (else the first replica's). */
+  get initializer(): InitializerName {
+    return this.initializers[0] ?? 'glorot_normal';
+  }
+
   override build(inputShape: tfl.Shape | tfl.Shape[]): void {
     let inputs = this.inputFeatures(inputShape);
+    this.disposeMasks();
     this.kernels = [];
     this.biases = [];
+    this.masks = [];
+    const inputUnits = Array.from({ length: this.replicas }, () => inputs);
     this.units.forEach((units, l) => {
       const kernel = this.addWeight(
         `kernel_${l}`,
@@ -130,15 +160,30 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
         'float32',
         tfl.initializers.zeros(),
       );
-      const shape: [number, number] = [inputs, units];
+      const replicaInputs = l === 0 ? inputUnits : (this.replicaUnits[l - 1] ?? []);
+      const replicaOutputs = this.replicaUnits[l] ?? [];
       tf.tidy(() => {
-        kernel.write(initialReplicaKernels(this.initializer, this.seeds[l] ?? [], shape));
+        kernel.write(
+          initialPaddedKernels(this.initializers, this.seeds[l] ?? [], {
+            inputs: replicaInputs,
+            units: replicaOutputs,
+            padded: [inputs, units],
+          }),
+        );
       });
       this.kernels.push(kernel);
       this.biases.push(bias);
+      this.masks.push(paddingMasks(replicaInputs, replicaOutputs, [inputs, units]));
       inputs = units;
     });
     this.built = true;
+  }
+
+  /** Whether some replica is narrower than some layer (its padding is masked). */
+  get padded(): boolean {
+    return this.replicaUnits.some((layer, l) =>
+      layer.some((units) => units < (this.units[l] ?? 0)),
+    );
   }
 
   override computeOutputShape(inputShape: tfl.Shape | tfl.Shape[]): tfl.Shape {
@@ -167,8 +212,16 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
       const x = singleInput(inputs, this.name) as tf.Tensor2D;
       this.inputFeatures(x.shape);
       if (this.kernels.length === 0) this.build(x.shape);
-      const kernels = this.kernels.map((kernel) => kernel.read() as tf.Tensor3D);
-      const biases = this.biases.map((bias) => bias.read() as tf.Tensor3D);
+      const kernels = this.kernels.map((kernel, l) => {
+        const mask = this.masks[l];
+        const value = kernel.read() as tf.Tensor3D;
+        return mask === undefined ? value : tf.mul<tf.Tensor3D>(value, mask.kernel);
+      });
+      const biases = this.biases.map((bias, l) => {
+        const mask = this.masks[l];
+        const value = bias.read() as tf.Tensor3D;
+        return mask === undefined ? value : tf.mul<tf.Tensor3D>(value, mask.bias);
+      });
       if (this.activeFormulation() === 'per-replica') {
         return perReplicaNetwork(x, kernels, biases, this.activations);
       }
@@ -188,10 +241,22 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
       ...super.getConfig(),
       units: [...this.units],
       activations: [...this.activations],
-      initializer: this.initializer,
+      initializer: [...this.initializers],
       seeds: this.seeds.map((layerSeeds) => [...layerSeeds]),
+      replicaUnits: this.replicaUnits.map((layer) => [...layer]),
       formulation: this.formulation,
     };
+  }
+
+  override dispose(): ReturnType<tfl.layers.Layer['dispose']> {
+    const result = super.dispose();
+    if (result.refCountAfterDispose === 0) this.disposeMasks();
+    return result;
+  }
+
+  private disposeMasks(): void {
+    tf.dispose(this.masks.flatMap((mask) => (mask === undefined ? [] : [mask.kernel, mask.bias])));
+    this.masks = [];
   }
 
   private inputFeatures(inputShape: tfl.Shape | tfl.Shape[] | readonly number[]): number {
@@ -210,6 +275,94 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
 }
 
 tf.serialization.registerClass(MultiDenseNetwork);
+
+/** One initialiser per replica, from one for all or a list (tfjs configs may rename them). */
+function replicaInitializers(
+  initializer: InitializerName | readonly InitializerName[],
+  replicas: number,
+): InitializerName[] {
+  if (typeof initializer === 'string') {
+    const name = checkInitializer(initializer);
+    return Array.from({ length: replicas }, () => name);
+  }
+  if (initializer.length !== replicas) {
+    throw new InvalidArgumentError({
+      argument: 'initializer',
+      problem: `expected one initialiser per replica (${replicas}), got ${initializer.length}`,
+    });
+  }
+  return initializer.map((name, r) => checkInitializer(name, `initializer[${r}]`));
+}
+
+/** Each replica's width of each layer, `(layers, replicas)`, checked; the layers' by default. */
+function checkReplicaUnits(
+  replicaUnits: readonly (readonly number[])[] | undefined,
+  units: readonly number[],
+  replicas: number,
+): number[][] {
+  if (replicaUnits === undefined) {
+    return units.map((layer) => Array.from({ length: replicas }, () => layer));
+  }
+  if (replicaUnits.length !== units.length) {
+    throw new InvalidArgumentError({
+      argument: 'replicaUnits',
+      problem: `expected one list per layer (${units.length}), got ${replicaUnits.length}`,
+    });
+  }
+  return replicaUnits.map((layer, l) => {
+    if (layer.length !== replicas) {
+      throw new InvalidArgumentError({
+        argument: `replicaUnits[${l}]`,
+        problem: `expected one width per replica (${replicas}), got ${layer.length}`,
+      });
+    }
+    return layer.map((width, r) => {
+      positiveInteger(width, `replicaUnits[${l}][${r}]`);
+      if (width > (units[l] ?? 0)) {
+        throw new InvalidArgumentError({
+          argument: `replicaUnits[${l}][${r}]`,
+          problem: `replica ${r} is ${width} units wide, wider than the layer's ${units[l]}`,
+        });
+      }
+      return width;
+    });
+  });
+}
+
+/**
+ * The 0/1 masks of a layer whose replicas may be narrower than it: the kernel's
+ * `(replicas, in, units)` with 1 on each replica's block `[:in_r, :units_r]`, the bias's
+ * `(replicas, 1, units)` with 1 on `[:units_r]`; undefined when every replica is as wide as the
+ * layer on both sides.
+ */
+function paddingMasks(
+  inputs: readonly number[],
+  units: readonly number[],
+  [paddedInputs, paddedUnits]: readonly [number, number],
+): { kernel: tf.Tensor3D; bias: tf.Tensor3D } | undefined {
+  const full =
+    inputs.every((width) => width === paddedInputs) &&
+    units.every((width) => width === paddedUnits);
+  if (full) return undefined;
+  const replicas = units.length;
+  const kernel = new Float32Array(replicas * paddedInputs * paddedUnits);
+  const bias = new Float32Array(replicas * paddedUnits);
+  units.forEach((width, r) => {
+    for (let i = 0; i < (inputs[r] ?? 0); i++) {
+      kernel.fill(
+        1,
+        (r * paddedInputs + i) * paddedUnits,
+        (r * paddedInputs + i) * paddedUnits + width,
+      );
+    }
+    bias.fill(1, r * paddedUnits, r * paddedUnits + width);
+  });
+  // kept: the layer is built inside the `tf.tidy` of its first call, and owns its masks
+  return {
+    kernel: tf.keep(tf.tensor3d(kernel, [replicas, paddedInputs, paddedUnits])),
+    bias: tf.keep(tf.tensor3d(bias, [replicas, 1, paddedUnits])),
+  };
+}
 
 /**
  * A {@link MultiDenseNetwork} (tfjs-style factory): `(points, in)` →

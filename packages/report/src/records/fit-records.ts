@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { pathExists } from '@partonfit/io';
 import { basename, join, resolve } from 'node:path';
-import { InputFileError, loadRuncard, type Runcard } from '@partonfit/core';
+import { InputFileError, type Runcard } from '@partonfit/core';
 import {
   listReplicaFolders,
+  loadFitFolderRuncard,
   parseChi2ExpsLog,
   type Chi2ExpsEntry,
   POSTFIT_FILES,
@@ -20,6 +21,11 @@ export interface ReplicaTraining extends ReplicaFitInfo {
   readonly bestEpoch: number | undefined;
   /** The `chi2exps.log` entries: epochs done, training loss, validation loss. */
   readonly log: readonly { epoch: number; training: number; validation: number }[];
+  /**
+   * The scan trial the replica's hyperparameters came from (`hyperparameters.trial.tid` of its
+   * JSON, with `trial_specs`), else undefined.
+   */
+  readonly trial: number | undefined;
 }
 
 /** What postfit kept and discarded (`postfit/postfit.json`). */
@@ -84,12 +90,18 @@ async function replicaTraining(
     training: entry.trainingLoss,
     validation: Array.isArray(entry.validationLoss) ? Number.NaN : (entry.validationLoss as number),
   }));
+  const hyperparameters = document.hyperparameters;
+  const trial =
+    typeof hyperparameters === 'object' && hyperparameters !== null
+      ? (hyperparameters as { trial?: { tid?: unknown } }).trial?.tid
+      : undefined;
   return {
     ...info,
     replica,
     stopEpoch: epochOf(document, 'stop_epoch'),
     bestEpoch: epochOf(document, 'best_epoch'),
     log,
+    trial: typeof trial === 'number' ? trial : undefined,
   };
 }
 
@@ -104,7 +116,7 @@ async function replicaTraining(
 export async function readFitRecords(fitFolder: string): Promise<FitRecords> {
   const folder = resolve(fitFolder);
   const fit = basename(folder);
-  const { runcard } = await loadRuncard(join(folder, 'runcard.yml'));
+  const { runcard } = await loadFitFolderRuncard(folder);
   const problems: string[] = [];
   const summaryFile = join(folder, 'summary.json');
   const summary = (await pathExists(summaryFile))

@@ -1,3 +1,4 @@
+import { replicaParameters, replicaParametersEntry } from '@partonfit/core';
 import { chi2Figure, type Chi2Row } from '../figures/figure-specs.js';
 import type { ReportFigure } from '../figures/report-figure.js';
 import type { ReportSection, ReportTable } from '../render/html-page.js';
@@ -10,6 +11,8 @@ import type { FitRecords } from '../records/fit-records.js';
 export function summarySection(records: FitRecords, chi2: readonly Chi2Row[]): ReportSection {
   const { runcard, summary, postfit } = records;
   const parameters = runcard.parameters;
+  const own =
+    runcard.parameters_per_replica === undefined ? '' : ' (replica 1; each replica’s below)';
   const essentials: ReportTable = {
     id: 'runcard',
     title: 'Runcard',
@@ -20,14 +23,14 @@ export function summarySection(records: FitRecords, chi2: readonly Chi2Row[]): R
       ['positivity sets', runcard.positivity.posdatasets.map((set) => set.dataset).join(', ')],
       [
         'network',
-        `${parameters.nodes_per_layer.join('-')} (${parameters.activation_per_layer.join(', ')})`,
+        `${parameters.nodes_per_layer.join('-')} (${parameters.activation_per_layer.join(', ')})${own}`,
       ],
       [
         'optimizer',
-        `${parameters.optimizer.optimizer_name}, learning rate ${parameters.optimizer.learning_rate}`,
+        `${parameters.optimizer.optimizer_name}, learning rate ${parameters.optimizer.learning_rate}${own}`,
       ],
-      ['epochs', parameters.epochs],
-      ['stopping patience', parameters.stopping_patience],
+      ['epochs', `${parameters.epochs}${own}`],
+      ['stopping patience', `${parameters.stopping_patience}${own}`],
       [
         'fit basis',
         `${runcard.fitting.fitbasis}: ${runcard.fitting.basis.map((entry) => entry.fl).join(', ')}`,
@@ -76,6 +79,8 @@ export function summarySection(records: FitRecords, chi2: readonly Chi2Row[]): R
       replicaRows.push([`invalid: replica ${replica}`, problem]);
   }
   const tables: ReportTable[] = [essentials];
+  const hyperparameters = hyperparameterTable(records);
+  if (hyperparameters !== undefined) tables.push(hyperparameters);
   if (replicaRows.length > 0) {
     tables.push({
       id: 'replicas',
@@ -114,5 +119,62 @@ function chi2Table(rows: readonly Chi2Row[]): ReportTable {
       'χ²/n per dataset (experimental covariance, member 0 — for a fit the mean of its replicas’ predictions)',
     columns: ['dataset', 'points', ...sets],
     rows: [...body, ['total', ndata, ...total]],
+  };
+}
+
+/**
+ * Each fitted replica's hyperparameters, for a fit whose replicas have their own
+ * (`parameters_per_replica`, `trial_specs`): its entry (and scan trial), network, optimiser,
+ * epochs and patience, positivity schedule, and how its training ended; undefined otherwise.
+ */
+function hyperparameterTable(records: FitRecords): ReportTable | undefined {
+  const { runcard, postfit } = records;
+  if (runcard.parameters_per_replica === undefined) return undefined;
+  const kept = new Set(postfit?.selected.map(({ replica }) => replica));
+  const withTrials = records.replicas.some(({ trial }) => trial !== undefined);
+  const rows = records.replicas.map((training) => {
+    const { replica } = training;
+    const own = replicaParameters(runcard, replica);
+    const { optimizer, positivity } = own;
+    return [
+      replica,
+      (replicaParametersEntry(runcard, replica) ?? 0) + 1,
+      ...(withTrials ? [training.trial ?? ''] : []),
+      `${own.nodes_per_layer.join('-')} (${own.activation_per_layer.join(', ')})`,
+      optimizer.optimizer_name,
+      optimizer.learning_rate,
+      optimizer.clipnorm,
+      own.epochs,
+      own.stopping_patience,
+      [
+        positivity.initial === undefined ? '' : `initial ${positivity.initial}`,
+        positivity.multiplier === undefined ? '' : `multiplier ${positivity.multiplier}`,
+      ]
+        .filter((part) => part !== '')
+        .join(', ') || 'from maxlambda',
+      training.stopEpoch ?? '',
+      training.chi2,
+      postfit === undefined ? '' : kept.has(replica) ? 'yes' : 'no',
+    ];
+  });
+  return {
+    id: 'hyperparameters',
+    title: 'Hyperparameters of each replica',
+    columns: [
+      'replica',
+      'entry',
+      ...(withTrials ? ['trial'] : []),
+      'network',
+      'optimizer',
+      'learning rate',
+      'clipnorm',
+      'epochs',
+      'patience',
+      'positivity',
+      'stop epoch',
+      'χ²/n',
+      'kept by postfit',
+    ],
+    rows,
   };
 }

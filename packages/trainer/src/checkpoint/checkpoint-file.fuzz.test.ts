@@ -35,7 +35,7 @@ function checkpoint(): TrainingCheckpoint {
       failed: Float32Array.of(0, 0),
       bestWeights: new Map([['network/kernel_0', { shape: [2, 2, 3], data: values(12, 0.25) }]]),
     },
-    multipliers: new Map([['positivity/POSF2U', 10]]),
+    multipliers: new Map([['positivity/POSF2U', Float32Array.of(10)]]),
     history: [{ epoch: 100, training: Float32Array.of(5, 4), validation: Float32Array.of(6, 5) }],
   };
 }

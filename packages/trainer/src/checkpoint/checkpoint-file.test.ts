@@ -59,8 +59,8 @@ function sampleCheckpoint(): TrainingCheckpoint {
       bestWeights: new Map([...weights].map(([name, value]) => [name, array(value.shape, 5)])),
     },
     multipliers: new Map([
-      ['positivity/POSF2U', Math.fround(1234.5678)],
-      ['integrability/INTEGXT3', Math.fround(0.01)],
+      ['positivity/POSF2U', Float32Array.of(1234.5678)],
+      ['integrability/INTEGXT3', Float32Array.of(0.01, 0.02)],
     ]),
     history: [
       { epoch: 100, training: Float32Array.of(9.5, Number.NaN), validation: Float32Array.of(8, 7) },
@@ -181,9 +181,9 @@ describe('writeCheckpoint and readCheckpoint', () => {
   it.each([
     [
       'weights/network/bias_0',
-      'replicas (2) on the first axis',
+      'replicas (at most 2) on the first axis',
       (datasets: Map<string, Hdf5Dataset>) => {
-        datasets.set('weights/network/bias_0', { shape: [1, 3], data: new Float32Array(3) });
+        datasets.set('weights/network/bias_0', { shape: [3, 3], data: new Float32Array(9) });
       },
     ],
     [

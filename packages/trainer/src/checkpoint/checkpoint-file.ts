@@ -63,11 +63,16 @@ function historyRows(
  * (a checksum of every other attribute and every dataset, checked when the checkpoint is read);
  * datasets, float32
  * with replicas first unless said otherwise:
- * - `weights/<weight>`: every model weight, e.g. `weights/network/kernel_0` (replicas, in, out);
- * - `optimizer/<statistic>/<weight>`: per trainable weight, e.g. `optimizer/velocity/network/bias_2`;
+ * - `weights/<weight>`: every model weight, e.g. `weights/network/kernel_0` (replicas, in, out),
+ *   or per network group `weights/network_<g>/kernel_0` (the group's replicas, in, out) when the
+ *   replicas have their own hyperparameters;
+ * - `optimizer/<statistic>/<weight>`: per trainable weight, e.g. `optimizer/velocity/network/bias_2`
+ *   (with several optimisers among the replicas, the statistic is prefixed by the optimiser:
+ *   `optimizer/Adam_velocity/…`);
  * - `stopping/{best_validation,best_epoch,stop_epoch,waiting,counting,failed}` (replicas) and
  *   `stopping/best_weights/<weight>`;
- * - `lagrange/positivity/<set>`, `lagrange/integrability/<set>`: λ, scalar;
+ * - `lagrange/positivity/<set>`, `lagrange/integrability/<set>`: λ, a scalar, or `(replicas)`
+ *   where the replicas' schedules differ;
  * - `history/epoch` int32 (entries), `history/training`, `history/validation` (entries, replicas).
  *
  * @param file - the checkpoint file (its folder must exist)
@@ -89,8 +94,8 @@ export async function writeCheckpoint(file: string, checkpoint: TrainingCheckpoi
     put(`stopping/${dataset}`, { shape: [stopping[key].length], data: stopping[key] });
   }
   for (const [name, array] of stopping.bestWeights) put(`stopping/best_weights/${name}`, array);
-  for (const [name, value] of checkpoint.multipliers) {
-    put(`lagrange/${name}`, { shape: [], data: Float32Array.of(value) });
+  for (const [name, values] of checkpoint.multipliers) {
+    put(`lagrange/${name}`, { shape: values.length === 1 ? [] : [values.length], data: values });
   }
   datasets['history/epoch'] = {
     shape: [history.length],
@@ -237,16 +242,18 @@ function sortDatasets(
   const slots = new Map<string, Map<string, CheckpointArray>>();
   const bestWeights = new Map<string, CheckpointArray>();
   const stopping = new Map<string, Float32Array>();
-  const multipliers = new Map<string, number>();
+  const multipliers = new Map<string, Float32Array>();
   const history = new Map<string, Hdf5Dataset>();
   const float32 = (path: string, dataset: Hdf5Dataset, replicaAxis: boolean): CheckpointArray => {
     if (!(dataset.data instanceof Float32Array)) {
       throw fail(path, 'expected float32 values');
     }
-    if (replicaAxis && dataset.shape[0] !== replicas) {
+    // a network group's weights hold some of the replicas; the model checks each shape
+    const [first = 0] = dataset.shape;
+    if (replicaAxis && (first < 1 || first > replicas)) {
       throw fail(
         path,
-        `expected replicas (${replicas}) on the first axis, got shape [${dataset.shape.join(', ')}]`,
+        `expected replicas (at most ${replicas}) on the first axis, got shape [${dataset.shape.join(', ')}]`,
       );
     }
     return { shape: [...dataset.shape], data: Float32Array.from(dataset.data) };
@@ -265,12 +272,19 @@ function sortDatasets(
       bestWeights.set(rest.slice(1).join('/'), float32(path, dataset, true));
     } else if (group === 'stopping' && STOPPING_ARRAYS.some(([, key]) => key === name)) {
       const array = float32(path, dataset, true);
-      if (array.shape.length !== 1) throw fail(path, `expected shape [${replicas}] (replicas)`);
+      if (array.shape.length !== 1 || array.shape[0] !== replicas) {
+        throw fail(path, `expected shape [${replicas}] (replicas)`);
+      }
       stopping.set(name, array.data);
     } else if (group === 'lagrange' && rest.length > 0) {
-      const value = float32(path, dataset, false).data;
-      if (value.length !== 1) throw fail(path, `expected one value, got ${value.length}`);
-      multipliers.set(name, value[0]);
+      const values = float32(path, dataset, false).data;
+      if (values.length !== 1 && values.length !== replicas) {
+        throw fail(
+          path,
+          `expected one value, or one per replica (${replicas}), got ${values.length}`,
+        );
+      }
+      multipliers.set(name, values);
     } else if (group === 'history' && ['epoch', 'training', 'validation'].includes(name)) {
       history.set(name, dataset);
     } else {

@@ -54,7 +54,10 @@ export interface TrainingCheckpoint {
   readonly epoch: number;
   /** Wall time of the training loop so far, in seconds. */
   readonly seconds: number;
-  /** Every model weight (trainable or not) by name, `(replicas, …)`. */
+  /**
+   * Every model weight (trainable or not) by name, `(replicas, …)` — a network group's weights
+   * hold its own replicas (`network_<g>/kernel_0`) when the replicas have different networks.
+   */
   readonly weights: ReadonlyMap<string, CheckpointArray>;
   /** The optimiser's state. */
   readonly optimizer: {
@@ -67,8 +70,11 @@ export interface TrainingCheckpoint {
   };
   /** The stopping state. */
   readonly stopping: StoppingCheckpoint;
-  /** λ of every positivity and integrability set (`positivity/<set>`), float32 values. */
-  readonly multipliers: ReadonlyMap<string, number>;
+  /**
+   * λ of every positivity and integrability set (`positivity/<set>`), float32 values: one, or
+   * one per replica where the replicas' multiplier schedules differ.
+   */
+  readonly multipliers: ReadonlyMap<string, Float32Array>;
   /** The read-backs so far, in epoch order. */
   readonly history: readonly TrainingHistoryEntry[];
 }

@@ -1,8 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import type * as tfl from '@tensorflow/tfjs-layers';
 import { EVOLUTION_BASIS_SIZE, InvalidArgumentError } from '@partonfit/core';
-import { logXFeatures, SumRuleNormalisation, xColumn } from '@partonfit/layers';
-import type { ReplicaPdfModel } from '../model/pdf-model.js';
+import { logXFeatures, NETWORK_INPUTS, SumRuleNormalisation, xColumn } from '@partonfit/layers';
+import { networkGroupName, type ReplicaPdfModel } from '../model/pdf-model.js';
 import { buildReplicaModel } from './replica-model.js';
 import type { ReplicaParameters, ReplicaWeight } from './replica-parameters.js';
 
@@ -22,7 +22,7 @@ async function normalisationFactors(model: ReplicaPdfModel): Promise<Float32Arra
   const features = logXFeatures(grid.x);
   const x = xColumn(grid.x);
   const factors = tf.tidy(() => {
-    const network = model.network.apply(features) as tf.Tensor3D;
+    const network = model.networkOutput(features);
     const prefactor = model.preprocessing.apply(x) as tf.Tensor3D;
     const evolution = model.rotation.apply(tf.mul(network, prefactor)) as tf.Tensor3D;
     // applied once so that tfjs counts the layer as used and `dispose` frees its constants
@@ -37,11 +37,28 @@ async function normalisationFactors(model: ReplicaPdfModel): Promise<Float32Arra
   }
 }
 
+/** The block `[:rows, :columns]` of a `(paddedRows, paddedColumns)` matrix, row-major. */
+function leadingBlock(
+  values: Float32Array,
+  paddedColumns: number,
+  rows: number,
+  columns: number,
+): Float32Array {
+  if (columns === paddedColumns) return values.slice(0, rows * columns);
+  const block = new Float32Array(rows * columns);
+  for (let i = 0; i < rows; i++) {
+    block.set(values.subarray(i * paddedColumns, i * paddedColumns + columns), i * columns);
+  }
+  return block;
+}
+
 /**
- * Every replica's parameters from a multi-replica model: the slice `weight[r]` of each of its
- * stable-named weights (`ReplicaPdfModel.namedWeights`), its architecture, and its sum-rule
- * factors computed once on the integration grid and frozen. Reads the weights back from the
- * device once.
+ * Every replica's parameters from a multi-replica model: its slice `weight[r]` of each of the
+ * model's stable-named weights (`ReplicaPdfModel.namedWeights`) — of its network group's
+ * weights cut to its own widths (`network/kernel_<l>` `(in_r, units_r)`), so that a replica
+ * trained in a padded network comes out as a network of its own shape — its own architecture,
+ * and its sum-rule factors computed once on the integration grid and frozen. Reads the weights
+ * back from the device once.
  *
  * @throws InvalidArgumentError for a model with a custom preprocessing layer
  * @returns one entry per replica row of the model, in row order
@@ -51,22 +68,45 @@ export async function sliceReplicas(model: ReplicaPdfModel): Promise<ReplicaPara
   const named = model.namedWeights();
   const values = await Promise.all(named.map(({ variable }) => variable.data()));
   const factors = await normalisationFactors(model);
-  const architecture = {
-    units: [...model.network.units],
-    activations: [...model.network.activations],
-    fitBasis: model.rotation.fitBasis.name,
-    flavours: preprocessing.flavours.map((flavour) => ({ ...flavour })),
+  const flavours = preprocessing.flavours.map((flavour) => ({ ...flavour }));
+  const fitBasis = model.rotation.fitBasis.name;
+  const { methodology } = model;
+  const single = model.networks.length === 1;
+  const valueOf = new Map(
+    named.map(({ name, variable }, i) => [name, { variable, data: values[i] as Float32Array }]),
+  );
+  const slice = (name: string, row: number, rows?: number, columns?: number): ReplicaWeight => {
+    const entry = valueOf.get(name);
+    if (entry === undefined) {
+      throw new InvalidArgumentError({ argument: 'model', problem: `has no weight ${name}` });
+    }
+    const shape = entry.variable.shape.slice(1);
+    const size = shape.reduce((product, axis) => product * axis, 1);
+    const own = entry.data.slice(row * size, (row + 1) * size);
+    if (rows === undefined || columns === undefined) return { shape, data: own };
+    return { shape: [rows, columns], data: leadingBlock(own, shape[1] ?? columns, rows, columns) };
   };
   return Array.from({ length: model.replicas }, (_, row) => {
+    const g = methodology.networks.findIndex((group) => row >= group.start && row < group.end);
+    const group = methodology.networks[g];
+    if (g < 0) {
+      throw new InvalidArgumentError({ argument: 'model', problem: `row ${row} is in no network` });
+    }
+    const member = row - group.start;
+    const units = group.replicaUnits.map((layer) => layer[member] ?? 0);
     const weights = new Map<string, ReplicaWeight>();
-    named.forEach(({ name, variable }, i) => {
-      const shape = variable.shape.slice(1);
-      const size = shape.reduce((product, axis) => product * axis, 1);
-      const all = values[i] as Float32Array;
-      weights.set(name, { shape, data: all.slice(row * size, (row + 1) * size) });
+    const prefix = networkGroupName(g, single);
+    let inputs = NETWORK_INPUTS;
+    units.forEach((width, l) => {
+      weights.set(`network/kernel_${l}`, slice(`${prefix}/kernel_${l}`, member, inputs, width));
+      weights.set(`network/bias_${l}`, slice(`${prefix}/bias_${l}`, member, 1, width));
+      inputs = width;
     });
+    for (const { name } of named) {
+      if (name.startsWith('preprocessing/')) weights.set(name, slice(name, row));
+    }
     return {
-      architecture,
+      architecture: { units, activations: [...group.activations], fitBasis, flavours },
       weights,
       normalisation: factors.slice(row * EVOLUTION_BASIS_SIZE, (row + 1) * EVOLUTION_BASIS_SIZE),
     };

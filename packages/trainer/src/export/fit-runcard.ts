@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { loadRuncard, type Runcard } from '@partonfit/core';
+import type { Runcard } from '@partonfit/core';
+import { loadFitFolderRuncard } from '@partonfit/fit-folder';
 import { runFingerprint } from '../checkpoint/run-fingerprint.js';
 import { replicaArchitecture, type ReplicaArchitecture } from './replica-parameters.js';
 
@@ -8,8 +9,8 @@ export interface FitRuncard {
   /** `<fit>/runcard.yml`. */
   readonly file: string;
   readonly runcard: Runcard;
-  /** The architecture of every replica. */
-  readonly architecture: ReplicaArchitecture;
+  /** The architecture of replica r, from 1 (each replica's own with per-replica parameters). */
+  readonly architecture: (replica: number) => ReplicaArchitecture;
   /** The runcard's hash, which every replica's `weights.h5` must carry. */
   readonly runcardSha256: string;
 }
@@ -21,11 +22,11 @@ export interface FitRuncard {
  */
 export async function loadFitRuncard(fitFolder: string): Promise<FitRuncard> {
   const file = join(fitFolder, 'runcard.yml');
-  const { runcard } = await loadRuncard(file);
+  const { runcard } = await loadFitFolderRuncard(fitFolder);
   return {
     file,
     runcard,
-    architecture: replicaArchitecture(runcard),
+    architecture: (replica) => replicaArchitecture(runcard, replica),
     runcardSha256: runFingerprint(runcard, []).runcardSha256,
   };
 }

@@ -27,6 +27,7 @@ export {
   type ReplicaSource,
 } from './fit-replicas.js';
 export { MODEL_FILES, modelFolderHandler } from './model-folder-handler.js';
+export { replicaHyperparameters, type HyperparameterSource } from './replica-hyperparameters.js';
 export { buildReplicaModel, REPLICA_LAYERS, replicaPdfAt } from './replica-model.js';
 export {
   NORMALISATION_SIZE,

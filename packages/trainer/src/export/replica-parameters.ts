@@ -1,4 +1,4 @@
-import { EVOLUTION_BASIS_SIZE, type Runcard } from '@partonfit/core';
+import { EVOLUTION_BASIS_SIZE, replicaParameters, type Runcard } from '@partonfit/core';
 import { NETWORK_INPUTS, type ActivationName, type PreprocessingFlavour } from '@partonfit/layers';
 
 /** What a single replica's PDF is built of: the runcard's network and fit basis. */
@@ -39,11 +39,17 @@ export interface ReplicaParameters {
   readonly normalisation: Float32Array;
 }
 
-/** The architecture a runcard gives every replica. */
-export function replicaArchitecture(runcard: Runcard): ReplicaArchitecture {
+/**
+ * The architecture a runcard gives replica `replica`: its own network when the replicas have
+ * their own hyperparameters (`replicaParameters`), else every replica's.
+ *
+ * @param replica - the replica number, from 1
+ */
+export function replicaArchitecture(runcard: Runcard, replica = 1): ReplicaArchitecture {
+  const parameters = replicaParameters(runcard, replica);
   return {
-    units: runcard.parameters.nodes_per_layer,
-    activations: runcard.parameters.activation_per_layer,
+    units: parameters.nodes_per_layer,
+    activations: parameters.activation_per_layer,
     fitBasis: runcard.fitting.fitbasis,
     flavours: runcard.fitting.basis,
   };

@@ -130,7 +130,7 @@ describe('replica weights.h5', () => {
     await expect(
       readReplicaWeights(file, { ...expected(), architecture: otherNetwork }),
     ).rejects.toThrow(
-      `${file}: network/kernel_0: expected shape (2, 10) for this runcard's network, got (2, 25)`,
+      `${file}: network/kernel_0: expected shape (2, 10) for this replica's network in the fit's runcard, got (2, 25)`,
     );
     const cases: [Parameters<typeof altered>[1], string | RegExp][] = [
       [

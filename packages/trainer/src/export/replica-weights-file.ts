@@ -85,8 +85,11 @@ export async function writeReplicaWeights(
 
 /** What {@link readReplicaWeights} checks the file against. */
 export interface ReplicaWeightsExpectation {
-  /** The architecture of the fit's runcard; fixes the datasets and their shapes. */
-  readonly architecture: ReplicaArchitecture;
+  /**
+   * The architecture the fit's runcard gives the replica the file holds (by the replica number
+   * it records): fixes the datasets and their shapes.
+   */
+  readonly architecture: ReplicaArchitecture | ((replica: number) => ReplicaArchitecture);
   /** The fit's runcard hash; the file must carry the same. */
   readonly runcardSha256: string;
 }
@@ -180,7 +183,7 @@ function weightOf(
     throw new InputFileError({
       file,
       key: name,
-      problem: `expected shape (${shape.join(', ')}) for this runcard's network, got (${dataset.shape.join(', ')})`,
+      problem: `expected shape (${shape.join(', ')}) for this replica's network in the fit's runcard, got (${dataset.shape.join(', ')})`,
     });
   }
   const data = Float32Array.from(dataset.data);
@@ -218,13 +221,17 @@ export async function readReplicaWeights(
       problem: `written by a fit of another runcard (${metadata.runcardSha256.slice(0, 12)}…, this fit's runcard.yml is ${expected.runcardSha256.slice(0, 12)}…)`,
     });
   }
+  const architecture =
+    typeof expected.architecture === 'function'
+      ? expected.architecture(metadata.replica)
+      : expected.architecture;
   const weights = new Map<string, ReplicaWeight>();
-  for (const [name, shape] of replicaWeightShapes(expected.architecture)) {
+  for (const [name, shape] of replicaWeightShapes(architecture)) {
     weights.set(name, weightOf(file, datasets, name, shape));
   }
   return {
     parameters: {
-      architecture: expected.architecture,
+      architecture,
       weights,
       normalisation: normalisationOf(file, attributes),
     },

@@ -2,7 +2,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { InputFileError, InvalidArgumentError, type Runcard } from '@partonfit/core';
+import {
+  InputFileError,
+  InvalidArgumentError,
+  type RankedTrial,
+  type Runcard,
+} from '@partonfit/core';
 import { TFJS_VERSION } from '@partonfit/backend';
 import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
 import { ensureWritableFolder, removeStaleTemporaries, writeFileAtomic } from '@partonfit/io';
@@ -19,10 +24,14 @@ import {
   chi2ExpsLogText,
   clearFitFolder,
   fitFolderPaths,
+  keepFitHyperscan,
   writeFitSummary,
   writeReplicaOutputs,
   type FitSummary,
 } from '@partonfit/fit-folder';
+import { replicaHyperparameters } from '../export/replica-hyperparameters.js';
+import { replicaTrainingOrder } from '../methodology/replica-methodology.js';
+import { replicaReadBacks } from '../training/replica-fit-ends.js';
 import {
   trainReplicas,
   type TrainingProgress,
@@ -34,6 +43,13 @@ import { fitQuality, replicaPredictions } from './closure-metrics.js';
 export interface FitRequest {
   readonly runcard: Runcard;
   readonly runcardFile: string;
+  /**
+   * With `trial_specs`: the scan's `tries.json` and the trial of each entry of
+   * `runcard.parameters_per_replica`, as `loadRuncard` read them (`ValidatedRuncard.hyperscan`).
+   * The file is copied into the fit folder, and each replica's JSON names its trial.
+   */
+  readonly hyperscan?:
+    { readonly file: string; readonly trials: readonly RankedTrial[] } | undefined;
   /** The replicas, 1-based. */
   readonly replicas: readonly number[];
   /** The folder that receives the fit folder `<output>/<runcard name>/`. */
@@ -180,8 +196,9 @@ async function refuseMissingCheckpoint(file: string): Promise<void> {
  * @throws InputFileError naming the checkpoint when resuming without one (before any set-up
  *   work), or the fit folder's `runcard.yml` when it holds another runcard's fit;
  *   CheckpointMismatchError when the checkpoint belongs to another runcard or other replicas;
- *   InvalidArgumentError for `overwrite` with `resume`; FileSystemError when the fit folder
- *   cannot be created or written in (checked before any work)
+ *   InvalidArgumentError for `overwrite` with `resume`, or `trial_specs` without `hyperscan`;
+ *   FileSystemError when the fit folder cannot be created or written in (checked before any
+ *   work)
  */
 export async function runFit(request: FitRequest): Promise<FitSummary> {
   const { runcard, runcardFile, replicas, outputFolder } = request;
@@ -191,6 +208,13 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     file: checkpointFile(paths.fitFolder, replicas),
     every: request.checkpointEvery ?? CHECKPOINT_EVERY,
   };
+  if (runcard.trial_specs !== undefined && request.hyperscan === undefined) {
+    throw new InvalidArgumentError({
+      argument: 'hyperscan',
+      problem:
+        "a runcard with trial_specs needs the scan's trials it was read with (loadRuncard's hyperscan), which the fit folder keeps",
+    });
+  }
   if (request.overwrite === true && request.resume === true) {
     throw new InvalidArgumentError({
       argument: 'overwrite',
@@ -201,7 +225,10 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
   // A read-only or full file system, or a file in the way, is found before any work.
   await ensureWritableFolder(paths.fitFolder);
   if (request.overwrite !== true) await checkFitFolderRuncard(paths.fitFolder, runcard);
-  const settingsFingerprint = runFingerprint(runcard, replicas);
+  // replicas of one network and optimiser in consecutive rows of the model (the given order
+  // for a fit without per-replica parameters)
+  const order = replicaTrainingOrder(runcard, replicas);
+  const settingsFingerprint = runFingerprint(runcard, order);
   let resume: TrainingCheckpoint | false = false;
   if (request.resume === true) {
     await refuseMissingCheckpoint(checkpoint.file);
@@ -211,7 +238,7 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
   }
   const { inputs, seconds: setup } = await prepareFitInputs(runcard, {
     runcardFile,
-    replicas,
+    replicas: order,
     ...(request.report === undefined ? {} : { report: request.report }),
   });
   request.report?.(`fitting ${inputs.ndata} data points with ${replicas.length} replica(s)`);
@@ -222,6 +249,10 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     }
   }
   await mkdir(paths.fitFolder, { recursive: true });
+  // The scan's trials first: a runcard.yml with trial_specs is read with the folder's copy.
+  if (request.hyperscan !== undefined) {
+    await keepFitHyperscan(paths.fitFolder, request.hyperscan.file);
+  }
   // The folder belongs to this runcard from now on, also if the fit is killed before the end.
   await writeFileAtomic(paths.runcard, await readFile(runcardFile));
   await removeStaleTemporaries(checkpoint.file);
@@ -240,12 +271,16 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
   fitted.dispose();
   const truth = await truthPredictions(request, inputs, result);
   const { stopping, chi2PerPoint } = result;
-  const outcomes = replicas.map((_, r) => replicaOutcome(result, replicaParameters[r], r));
-  for (const [r, replica] of replicas.entries()) {
+  const { methodology } = result.model;
+  // per model row; rows are the replicas in training order
+  const outcomes = order.map((_, r) => replicaOutcome(result, replicaParameters[r], r));
+  for (const [r, replica] of order.entries()) {
     const outcome = outcomes[r];
     const pdf = outcome.hasPdf ? await replicaPdfRecords(replicaParameters[r]) : undefined;
-    const stopEpoch = stopping.stopEpoch[r] >= 0 ? stopping.stopEpoch[r] : result.epochsRun;
+    const stopEpoch = stopping.stopEpoch[r] >= 0 ? stopping.stopEpoch[r] : result.replicaEpochs[r];
     const bestEpoch = stopping.bestEpoch[r];
+    const entry = methodology.entries[r];
+    const trial = entry === undefined ? undefined : request.hyperscan?.trials[entry];
     const replicaPaths = await writeReplicaOutputs({
       outputFolder,
       fitName,
@@ -263,6 +298,16 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
         arcLengths: pdf?.arcLengths ?? NO_QUALITY_NUMBERS,
         integrability: pdf?.integrability ?? NO_QUALITY_NUMBERS,
         timing: { walltime: { Total: setup + result.seconds }, cputime: {} },
+        ...(entry === undefined
+          ? {}
+          : {
+              hyperparameters: replicaHyperparameters(methodology.parameters[r], {
+                entry,
+                ...(trial === undefined || request.hyperscan === undefined
+                  ? {}
+                  : { trial: { ranked: trial, file: request.hyperscan.file } }),
+              }),
+            }),
         backend: request.backend,
         version: {
           partonfit: request.version,
@@ -282,22 +327,27 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
         version: request.version,
       });
     }
+    const readBacks = replicaReadBacks(result.history, {
+      epochs: methodology.epochs[r] ?? result.epochsRun,
+      end: result.replicaEpochs[r] ?? result.epochsRun,
+      logEvery: result.logEvery,
+    });
     const entries = new Map(
-      result.history.map((entry) => [
-        entry.epoch,
+      readBacks.map((readBack) => [
+        readBack.epoch,
         {
-          trainingLoss: entry.training[r],
-          validationLoss: entry.validation[r],
-          validationChi2s: { total: entry.validation[r] },
+          trainingLoss: readBack.training[r],
+          validationLoss: readBack.validation[r],
+          validationChi2s: { total: readBack.validation[r] },
         },
       ]),
     );
     await writeFileAtomic(replicaPaths.chi2ExpsLog, chi2ExpsLogText(entries));
   }
-  const passedRows = replicas.flatMap((_, r) => (outcomes[r].passed ? [r] : []));
-  const finiteRows = replicas.flatMap((_, r) =>
-    outcomes[r].divergedEpoch === undefined ? [r] : [],
-  );
+  // the summary lists the replicas in the order asked for
+  const rows = replicas.map((replica) => order.indexOf(replica));
+  const passedRows = rows.filter((r) => outcomes[r].passed);
+  const finiteRows = rows.filter((r) => outcomes[r].divergedEpoch === undefined);
   const qualityRows = passedRows.length > 0 ? passedRows : finiteRows;
   const summary: FitSummary = {
     fit: fitName,
@@ -305,17 +355,23 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     replicas,
     backend: request.backend,
     epochsRun: result.epochsRun,
-    passed: passedRows.map((r) => replicas[r]),
-    vetoed: replicas.filter(
-      (_, r) => !outcomes[r].passed && outcomes[r].divergedEpoch === undefined,
-    ),
-    diverged: replicas.flatMap((replica, r) => {
+    passed: passedRows.map((r) => order[r]),
+    vetoed: rows
+      .filter((r) => !outcomes[r].passed && outcomes[r].divergedEpoch === undefined)
+      .map((r) => order[r]),
+    diverged: rows.flatMap((r) => {
       const { divergedEpoch, hasPdf } = outcomes[r];
       return divergedEpoch === undefined
         ? []
-        : [{ replica, epoch: divergedEpoch, bestEpoch: hasPdf ? stopping.bestEpoch[r] : null }];
+        : [
+            {
+              replica: order[r],
+              epoch: divergedEpoch,
+              bestEpoch: hasPdf ? stopping.bestEpoch[r] : null,
+            },
+          ];
     }),
-    experimentalChi2: Array.from(chi2PerPoint.experimental),
+    experimentalChi2: rows.map((r) => chi2PerPoint.experimental[r]),
     quality:
       qualityRows.length === 0
         ? undefined

@@ -1,4 +1,5 @@
 export {
+  networkGroupName,
   ReplicaPdfModel,
   replicaModelSeeds,
   type NamedWeight,

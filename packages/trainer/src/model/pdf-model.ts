@@ -4,6 +4,7 @@ import {
   deriveNamedSeed,
   deriveReplicaSeed,
   InvalidArgumentError,
+  replicaParameters,
   type Runcard,
 } from '@partonfit/core';
 import {
@@ -15,11 +16,15 @@ import {
   xColumn,
   type IntegrationGrid,
 } from '@partonfit/layers';
+import { replicaMethodology, type ReplicaMethodology } from '../methodology/replica-methodology.js';
 
 /** The network's and the preprocessing's seeds of every replica. */
 export interface ReplicaModelSeeds {
-  /** `(layers, replicas)`: layer l of replica r starts from nnseed_r + l, as upstream. */
-  readonly network: number[][];
+  /**
+   * `(replicas, layers)`, each replica with its own number of layers: layer l of replica r
+   * starts from nnseed_r + l, as upstream.
+   */
+  readonly networkLayers: number[][];
   /** `(replicas)`: each replica's preprocessing exponents. */
   readonly preprocessing: number[];
 }
@@ -27,7 +32,8 @@ export interface ReplicaModelSeeds {
 /**
  * The seeds of the PDF model: replica r's network seed is `deriveReplicaSeed(nnseed, 'nnseed',
  * r)` (+ l for layer l, as upstream's nnseed_r + l), its preprocessing seed is derived from the
- * same by name — so replica r starts from the same weights whichever replicas run with it.
+ * same by name — so replica r starts from the same weights whichever replicas run with it, and
+ * whatever hyperparameters the others have.
  */
 export function replicaModelSeeds(
   runcard: Runcard,
@@ -35,8 +41,10 @@ export function replicaModelSeeds(
 ): ReplicaModelSeeds {
   const base = replicas.map((replica) => deriveReplicaSeed(runcard.nnseed, 'nnseed', replica));
   return {
-    network: runcard.parameters.nodes_per_layer.map((_, layer) =>
-      base.map((seed) => (seed + layer) >>> 0),
+    networkLayers: replicas.map((replica, r) =>
+      replicaParameters(runcard, replica).nodes_per_layer.map(
+        (_, layer) => ((base[r] ?? 0) + layer) >>> 0,
+      ),
     ),
     preprocessing: base.map((seed) => deriveNamedSeed(seed, 'preprocessing')),
   };
@@ -64,6 +72,14 @@ export interface NamedWeight {
   readonly name: string;
   /** The weight, replicas on the first axis. */
   readonly variable: tf.Variable;
+}
+
+/**
+ * The name under which network group g's weights are saved: `network` when the model has one
+ * network (every homogeneous fit), `network_<g>` when it has several.
+ */
+export function networkGroupName(group: number, single: boolean): string {
+  return single ? 'network' : `network_${group}`;
 }
 
 /** A layer's weights named `<group>/<weight>` (tfjs numbers the layers' own names per process). */
@@ -114,10 +130,18 @@ function pointInputs(x: Float64Array, grid: IntegrationGrid): PointInputs {
  * normalised by the sum rules, for all replicas at once — x·f with shape
  * `(replicas, x, flavour)`. The PDF is evaluated on the fit's x-grid followed by the
  * integration grid, once per step.
+ *
+ * Replicas with their own hyperparameters (`parameters_per_replica`, `trial_specs`) train in
+ * one network per group of one optimiser, depth and activations ({@link ReplicaMethodology}),
+ * narrower members padded and masked; the groups' outputs are stacked in row order, so every
+ * other part of the model and the fit sees one `(replicas, …)` tensor as before.
  */
 export class ReplicaPdfModel {
   readonly replicas: number;
-  readonly network: MultiDenseNetwork;
+  /** The replicas' hyperparameters and the model's network groups, in row order. */
+  readonly methodology: ReplicaMethodology;
+  /** One network per group of {@link ReplicaMethodology.networks}, in row order. */
+  readonly networks: readonly MultiDenseNetwork[];
   /** The preprocessing layer: the stock {@link Preprocessing} unless the options gave another. */
   readonly preprocessing: tfl.layers.Layer;
   readonly rotation: FlavourRotation;
@@ -130,7 +154,7 @@ export class ReplicaPdfModel {
 
   /**
    * @param runcard - network, preprocessing, fit basis and sum rules
-   * @param replicas - the replicas, 1-based
+   * @param replicas - the replicas, 1-based, in the order of `replicaTrainingOrder`
    * @param xGrid - the fit's x points (the union of the FK tables' grids), (x)
    * @param integration - the integration grid of the sum rules
    * @param options - a custom preprocessing layer
@@ -142,16 +166,21 @@ export class ReplicaPdfModel {
     integration: IntegrationGrid,
     options: ReplicaPdfModelOptions = {},
   ) {
-    const { parameters, fitting } = runcard;
+    const { fitting } = runcard;
     const seeds = replicaModelSeeds(runcard, replicas);
     this.replicas = replicas.length;
+    this.methodology = replicaMethodology(runcard, replicas);
     this.integration = integration;
     this.sumRulesMode = fitting.sum_rules;
-    this.network = new MultiDenseNetwork({
-      units: parameters.nodes_per_layer,
-      activations: parameters.activation_per_layer,
-      initializer: parameters.initializer,
-      seeds: seeds.network,
+    this.networks = this.methodology.networks.map((group) => {
+      const members = seeds.networkLayers.slice(group.start, group.end);
+      return new MultiDenseNetwork({
+        units: group.units,
+        activations: group.activations,
+        initializer: group.initializers,
+        seeds: group.units.map((_, l) => members.map((layers) => layers[l] ?? 0)),
+        replicaUnits: group.replicaUnits,
+      });
     });
     this.preprocessing =
       options.preprocessing ??
@@ -173,9 +202,22 @@ export class ReplicaPdfModel {
     });
   }
 
+  /**
+   * The networks' output for all replicas, `(replicas, points, fitted flavours)`: each group's
+   * rows, stacked in row order.
+   *
+   * @param features - `[x, log x]` of each point, `(points, 2)`
+   */
+  networkOutput(features: tf.Tensor2D): tf.Tensor3D {
+    return tf.tidy(() => {
+      const outputs = this.networks.map((network) => network.apply(features) as tf.Tensor3D);
+      return outputs.length === 1 ? outputs[0] : tf.concat(outputs, 0);
+    });
+  }
+
   private evaluate(inputs: PointInputs, normalisation: SumRuleNormalisation): tf.Tensor3D {
     return tf.tidy(() => {
-      const network = this.network.apply(inputs.features) as tf.Tensor3D;
+      const network = this.networkOutput(inputs.features);
       const prefactor = this.preprocessing.apply(inputs.x) as tf.Tensor3D;
       const fitted = tf.mul(network, prefactor);
       const evolution = this.rotation.apply(fitted) as tf.Tensor3D;
@@ -222,14 +264,40 @@ export class ReplicaPdfModel {
 
   /** The weights the optimiser trains, each with replicas on the first axis. */
   trainableVariables(): tf.Variable[] {
-    return [...this.network.trainableWeights, ...this.preprocessing.trainableWeights].map(
-      asVariable,
-    );
+    return [
+      ...this.networks.flatMap((network) => network.trainableWeights),
+      ...this.preprocessing.trainableWeights,
+    ].map(asVariable);
   }
 
   /** Every weight of the model (trainable or not), for snapshots and checkpoints. */
   weights(): tf.Variable[] {
-    return [...this.network.weights, ...this.preprocessing.weights].map(asVariable);
+    return [
+      ...this.networks.flatMap((network) => network.weights),
+      ...this.preprocessing.weights,
+    ].map(asVariable);
+  }
+
+  /**
+   * The model rows `[start, end)` each of {@link ReplicaPdfModel.trainableVariables} holds: a
+   * network group's rows for its weights, every row for the preprocessing's.
+   */
+  trainableRows(): [number, number][] {
+    return this.rowsOf((layer) => layer.trainableWeights);
+  }
+
+  /** The model rows `[start, end)` each of {@link ReplicaPdfModel.weights} holds. */
+  weightRows(): [number, number][] {
+    return this.rowsOf((layer) => layer.weights);
+  }
+
+  private rowsOf(weightsOf: (layer: tfl.layers.Layer) => readonly unknown[]): [number, number][] {
+    return [
+      ...this.methodology.networks.flatMap((group, g) =>
+        weightsOf(this.networks[g]).map((): [number, number] => [group.start, group.end]),
+      ),
+      ...weightsOf(this.preprocessing).map((): [number, number] => [0, this.replicas]),
+    ];
   }
 
   /**
@@ -238,8 +306,11 @@ export class ReplicaPdfModel {
    * layer counters and differ between two models of the same runcard.
    */
   namedWeights(): NamedWeight[] {
+    const single = this.networks.length === 1;
     return [
-      ...namedLayerWeights('network', this.network),
+      ...this.networks.flatMap((network, g) =>
+        namedLayerWeights(networkGroupName(g, single), network),
+      ),
       ...namedLayerWeights('preprocessing', this.preprocessing),
     ];
   }
@@ -247,7 +318,7 @@ export class ReplicaPdfModel {
   /** Frees the model's tensors. */
   dispose(): void {
     tf.dispose([this.fitInputs.features, this.fitInputs.x]);
-    for (const layer of [this.network, this.preprocessing, this.rotation, this.sumRules]) {
+    for (const layer of [...this.networks, this.preprocessing, this.rotation, this.sumRules]) {
       layer.dispose();
     }
   }

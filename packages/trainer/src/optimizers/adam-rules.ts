@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { UpdateRule } from './update-rule.js';
+import { RowFactor, type UpdateRule } from './update-rule.js';
 
 /** Keras 3's defaults for the Adam family. */
 const BETA_1 = 0.9;
@@ -40,7 +40,7 @@ function secondMoment(
  * {@link secondMoment}, `w ← w − m·α / (√v + ε)` with `α = lr·√(1 − β₂^t) / (1 − β₁^t)`. With
  * `amsgrad` (n3fit's "Amsgrad"), `v̂ ← max(v̂, v)` replaces `v` in the step.
  */
-export function adamRule(learningRate: number, amsgrad: boolean): UpdateRule {
+export function adamRule(learningRates: readonly number[], amsgrad: boolean): UpdateRule {
   return {
     slots: [
       { name: 'momentum', initialValue: 0 },
@@ -49,10 +49,12 @@ export function adamRule(learningRate: number, amsgrad: boolean): UpdateRule {
     ],
     forStep: (step) => {
       const { oneMinusBeta1, oneMinusBeta2, epsilon } = constants();
-      const alpha = tf.scalar(
-        (learningRate * Math.sqrt(1 - BETA_2 ** step)) / (1 - BETA_1 ** step),
+      const alpha = new RowFactor(
+        learningRates.map(
+          (learningRate) => (learningRate * Math.sqrt(1 - BETA_2 ** step)) / (1 - BETA_1 ** step),
+        ),
       );
-      return (variable, gradient, [momentum, velocity, velocityHat]) => {
+      return (variable, gradient, [momentum, velocity, velocityHat], rows) => {
         const newMomentum = firstMoment(momentum, gradient, oneMinusBeta1);
         const newVelocity = secondMoment(velocity, gradient, oneMinusBeta2);
         const slots = [newMomentum, newVelocity];
@@ -62,7 +64,7 @@ export function adamRule(learningRate: number, amsgrad: boolean): UpdateRule {
           slots.push(denominatorVelocity);
         }
         const increment = tf.div(
-          tf.mul(newMomentum, alpha),
+          tf.mul(newMomentum, alpha.of(rows, variable.shape)),
           tf.add(tf.sqrt(denominatorVelocity), epsilon),
         );
         return { variable: tf.sub(variable, increment), slots };
@@ -75,7 +77,7 @@ export function adamRule(learningRate: number, amsgrad: boolean): UpdateRule {
  * Keras 3's Adamax (β₁ = 0.9, β₂ = 0.999, ε = 1e-7): `m` as in {@link firstMoment},
  * `u ← max(β₂·u, |g|)`, `w ← w − lr·m / ((1 − β₁^t)·(u + ε))`.
  */
-export function adamaxRule(learningRate: number): UpdateRule {
+export function adamaxRule(learningRates: readonly number[]): UpdateRule {
   return {
     slots: [
       { name: 'momentum', initialValue: 0 },
@@ -84,11 +86,16 @@ export function adamaxRule(learningRate: number): UpdateRule {
     forStep: (step) => {
       const { oneMinusBeta1, epsilon } = constants();
       const beta2 = tf.scalar(BETA_2);
-      const stepSize = tf.scalar(learningRate / (1 - BETA_1 ** step));
-      return (variable, gradient, [momentum, norm]) => {
+      const stepSize = new RowFactor(
+        learningRates.map((learningRate) => learningRate / (1 - BETA_1 ** step)),
+      );
+      return (variable, gradient, [momentum, norm], rows) => {
         const newMomentum = firstMoment(momentum, gradient, oneMinusBeta1);
         const newNorm = tf.maximum(tf.mul(norm, beta2), tf.abs(gradient));
-        const increment = tf.div(tf.mul(newMomentum, stepSize), tf.add(newNorm, epsilon));
+        const increment = tf.div(
+          tf.mul(newMomentum, stepSize.of(rows, variable.shape)),
+          tf.add(newNorm, epsilon),
+        );
         return { variable: tf.sub(variable, increment), slots: [newMomentum, newNorm] };
       };
     },
@@ -103,7 +110,7 @@ export function adamaxRule(learningRate: number): UpdateRule {
  *
  * `Π_t` is kept on the host, multiplied up step by step.
  */
-export function nadamRule(learningRate: number): UpdateRule {
+export function nadamRule(learningRates: readonly number[]): UpdateRule {
   const momentumFactor = (step: number): number =>
     BETA_1 * (1 - 0.5 * NADAM_MOMENTUM_DECAY ** step);
   let productStep = 0;
@@ -132,8 +139,8 @@ export function nadamRule(learningRate: number): UpdateRule {
       const momentumWeight = tf.scalar(nextFactor / (1 - productNow * nextFactor));
       const gradientWeight = tf.scalar((1 - factor) / (1 - productNow));
       const velocityWeight = tf.scalar(1 / (1 - BETA_2 ** step));
-      const lr = tf.scalar(learningRate);
-      return (variable, gradient, [momentum, velocity]) => {
+      const lr = new RowFactor(learningRates);
+      return (variable, gradient, [momentum, velocity], rows) => {
         const newMomentum = firstMoment(momentum, gradient, oneMinusBeta1);
         const newVelocity = secondMoment(velocity, gradient, oneMinusBeta2);
         const momentumHat = tf.add(
@@ -141,7 +148,10 @@ export function nadamRule(learningRate: number): UpdateRule {
           tf.mul(gradient, gradientWeight),
         );
         const velocityHat = tf.mul(newVelocity, velocityWeight);
-        const increment = tf.div(tf.mul(momentumHat, lr), tf.add(tf.sqrt(velocityHat), epsilon));
+        const increment = tf.div(
+          tf.mul(momentumHat, lr.of(rows, variable.shape)),
+          tf.add(tf.sqrt(velocityHat), epsilon),
+        );
         return { variable: tf.sub(variable, increment), slots: [newMomentum, newVelocity] };
       };
     },

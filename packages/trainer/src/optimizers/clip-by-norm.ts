@@ -15,11 +15,11 @@ import * as tf from '@tensorflow/tfjs-core';
  * broadcasting against 1.4 ms this way; on wasm both are fast).
  *
  * @param gradient - `(replicas, …)`, the gradient of one variable
- * @param clipnorm - the largest norm a replica's slice may keep, positive (a number, or a
- *   scalar tensor to upload it once for many gradients)
+ * @param clipnorm - the largest norm a replica's slice may keep, positive: a number, a scalar
+ *   tensor (to upload it once for many gradients), or one per replica `(replicas, 1)`
  * @returns `(replicas, …)`, the clipped gradient (a new tensor; call inside `tf.tidy`)
  */
-export function clipByReplicaNorm(gradient: tf.Tensor, clipnorm: number | tf.Scalar): tf.Tensor {
+export function clipByReplicaNorm(gradient: tf.Tensor, clipnorm: number | tf.Tensor): tf.Tensor {
   const [replicas = 0, ...rest] = gradient.shape;
   const perReplica = rest.reduce((a, b) => a * b, 1);
   const rows = tf.reshape(gradient, [replicas, perReplica]);

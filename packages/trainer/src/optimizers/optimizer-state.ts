@@ -1,13 +1,13 @@
 import type * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, ShapeError, type OptimizerName } from '@partonfit/core';
+import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 
 /**
  * A multi-replica optimiser's state, for checkpoints: replica r's statistics are row r of every
  * tensor, so a checkpoint can also be split or merged by replica.
  */
 export interface ReplicaOptimizerState {
-  /** The optimiser it belongs to. */
-  readonly optimizer: OptimizerName;
+  /** The optimiser it belongs to: its name, or its kinds' joined by `+` (`Nadam+Adam`). */
+  readonly optimizer: string;
   /** Updates applied so far. */
   readonly step: number;
   /**
@@ -29,7 +29,7 @@ export interface ReplicaOptimizerState {
  */
 export function checkRestoredState(
   state: ReplicaOptimizerState,
-  optimizer: OptimizerName,
+  optimizer: string,
   slotNames: readonly string[],
   builtShapes: readonly (readonly number[])[] | undefined,
 ): readonly (readonly number[])[] | undefined {
@@ -70,7 +70,6 @@ export function checkRestoredState(
     return builtShapes;
   }
   const shapes = builtShapes ?? state.slots[slotNames[0] ?? ''].map((tensor) => tensor.shape);
-  const replicas = shapes[0]?.[0];
   for (const name of slotNames) {
     const tensors = state.slots[name];
     if (tensors.length !== shapes.length) {
@@ -92,7 +91,6 @@ export function checkRestoredState(
       const expected = shapes[index] ?? [];
       const fits =
         tensor.rank >= 1 &&
-        tensor.shape[0] === replicas &&
         tensor.shape.length === expected.length &&
         tensor.shape.every((size, axis) => size === expected[axis]);
       if (!fits) {

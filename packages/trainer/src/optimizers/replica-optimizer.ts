@@ -8,7 +8,7 @@ import {
 } from './optimizer-settings.js';
 import { checkRestoredState, type ReplicaOptimizerState } from './optimizer-state.js';
 import { checkUpdateInputs } from './update-inputs.js';
-import type { UpdateRule } from './update-rule.js';
+import { RowFactor, type RowRange, type UpdateRule } from './update-rule.js';
 import { updateRuleFor } from './update-rules.js';
 import { selectSameShape, spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
@@ -29,6 +29,20 @@ export interface ApplyGradientsOptions {
 }
 
 /**
+ * The optimisers of replicas with their own settings (see {@link createReplicaOptimizer}): one
+ * set of settings per model row, and the rows each variable holds.
+ */
+export interface ReplicaOptimizerPlan {
+  /** Each model row's optimiser, `(replicas)`: name, learning rate, clipnorm. */
+  readonly replicas: readonly ReplicaOptimizerSettings[];
+  /**
+   * The model rows `[start, end)` each variable of `applyGradients` holds, in that order (a
+   * network group's weights hold its rows); default: every variable holds every row.
+   */
+  readonly variableRows?: readonly RowRange[];
+}
+
+/**
  * An optimiser for variables that hold many independent replicas of one model, each with the
  * replica axis first, `(replicas, …)`. Every replica is updated exactly as if it were its own
  * single-replica model under the Keras 3 optimiser of the same name: gradient clipping per
@@ -36,11 +50,21 @@ export interface ApplyGradientsOptions {
  * same number of steps).
  */
 export interface ReplicaOptimizer {
-  /** The settings in use, defaults filled in. */
+  /**
+   * The settings in use, defaults filled in: the one optimiser's, or with several kinds the
+   * first row's ({@link ReplicaOptimizer.kinds} has them all).
+   */
   readonly settings: ResolvedOptimizerSettings;
+  /** The optimisers of the replicas, one per kind, in the order their first row appears. */
+  readonly kinds: readonly ResolvedOptimizerSettings[];
+  /** What the state and checkpoints call it: the optimiser's name, or the kinds' joined by `+`. */
+  readonly name: string;
   /** The number of updates applied so far (Keras's `iterations`). */
   readonly step: number;
-  /** Keras's names of the statistics kept for every variable, in the order of the state. */
+  /**
+   * The names of the statistics kept for every variable, in the order of the state: Keras's
+   * names, prefixed by the kind (`Adam_velocity`) when there are several kinds.
+   */
   readonly slotNames: readonly string[];
   /**
    * Updates `variables` in place from `gradients`: clipping, statistics and weights, all in
@@ -48,10 +72,11 @@ export interface ReplicaOptimizer {
    * first call fixes the variables' shapes; later calls must pass the same variables in the
    * same order.
    *
-   * @param variables - each `(replicas, …)`, float32, the same number of replicas in all
+   * @param variables - each `(rows, …)`, float32: every row of the model, or the rows the plan's
+   *   `variableRows` gives it
    * @param gradients - d loss / d variable, one per variable in the same order, each of its
    *   variable's shape (e.g. `grads[variable.name]` from `tf.variableGrads`)
-   * @param options - an optional per-replica `active` mask
+   * @param options - an optional per-replica `active` mask, `(replicas)` of the whole model
    * @throws InvalidArgumentError for an empty list, mismatched counts, a disposed or
    *   non-float32 tensor, or a disposed optimiser; ShapeError for a gradient that does not
    *   have its variable's shape, variables with different numbers of replicas, variables
@@ -79,20 +104,98 @@ export interface ReplicaOptimizer {
   dispose(): void;
 }
 
+/** The replicas that share one optimiser's formula: its rule and each row's factors. */
+interface OptimizerKind {
+  readonly settings: ResolvedOptimizerSettings;
+  readonly rule: UpdateRule;
+  /** The model rows of this kind, `(replicas)`: true where a row belongs to it; undefined: all. */
+  readonly rows: readonly boolean[] | undefined;
+  /** Each model row's clipnorm (rows of other kinds repeat one of the kind's). */
+  readonly clipnorms: readonly number[] | undefined;
+}
+
+/** The settings that need a formula of their own (a learning rate or clipnorm does not). */
+function kindKey(settings: ResolvedOptimizerSettings): string {
+  const { name, momentum, nesterov, centered, clipnorm } = settings;
+  return [name, momentum, nesterov, centered, clipnorm === undefined].join('|');
+}
+
+/**
+ * The kinds of optimiser among the rows, in the order their first row appears; one settings
+ * for all rows gives one kind of every row.
+ */
+function optimizerKinds(rows: readonly ResolvedOptimizerSettings[]): OptimizerKind[] {
+  if (rows.length === 1) {
+    const [only] = rows as [ResolvedOptimizerSettings];
+    const clipnorms = only.clipnorm === undefined ? undefined : [only.clipnorm];
+    return [
+      {
+        settings: only,
+        rule: updateRuleFor(only, [only.learningRate]),
+        rows: undefined,
+        clipnorms,
+      },
+    ];
+  }
+  const keys = rows.map(kindKey);
+  const distinct = [...new Set(keys)];
+  return distinct.map((key) => {
+    const members = keys.map((other) => other === key);
+    const first = rows[keys.indexOf(key)];
+    const own = (row: number) => (members[row] ? row : keys.indexOf(key));
+    const learningRates = rows.map((_, row) => rows[own(row)].learningRate);
+    const clipnorms =
+      first.clipnorm === undefined ? undefined : rows.map((_, row) => rows[own(row)].clipnorm ?? 0);
+    return { settings: first, rule: updateRuleFor(first, learningRates), rows: members, clipnorms };
+  });
+}
+
+/** The slot names of the state: Keras's, prefixed by the kind when there are several. */
+function stateSlotNames(
+  kinds: readonly OptimizerKind[],
+): { kind: number; slot: number; name: string }[] {
+  const labels = kinds.map((kind, k) => {
+    const name = kind.settings.name;
+    const repeated = kinds.filter((other) => other.settings.name === name).length > 1;
+    return repeated ? `${name}#${k}` : name;
+  });
+  return kinds.flatMap((kind, k) =>
+    kind.rule.slots.map((slot, index) => ({
+      kind: k,
+      slot: index,
+      name: kinds.length === 1 ? slot.name : `${labels[k]}_${slot.name}`,
+    })),
+  );
+}
+
 class MultiReplicaOptimizer implements ReplicaOptimizer {
   readonly settings: ResolvedOptimizerSettings;
+  readonly kinds: readonly ResolvedOptimizerSettings[];
+  readonly name: string;
   readonly slotNames: readonly string[];
-  private readonly rule: UpdateRule;
+  private readonly optimizerKinds: readonly OptimizerKind[];
+  private readonly stateSlots: readonly { kind: number; slot: number; name: string }[];
+  private readonly replicaCount: number | undefined;
+  private readonly variableRows: readonly RowRange[] | undefined;
   private stepCount = 0;
-  /** The statistics, `[variable][slot]`, each of its variable's shape; set on first use. */
-  private slots: tf.Variable[][] | undefined;
+  /** The statistics, `[kind][variable][slot]`, each of its variable's shape; set on first use. */
+  private slots: tf.Variable[][][] | undefined;
   private shapes: (readonly number[])[] | undefined;
   private disposed = false;
 
-  constructor(settings: ResolvedOptimizerSettings) {
-    this.settings = settings;
-    this.rule = updateRuleFor(settings);
-    this.slotNames = this.rule.slots.map((slot) => slot.name);
+  constructor(
+    rows: readonly ResolvedOptimizerSettings[],
+    variableRows: readonly RowRange[] | undefined,
+    replicas: number | undefined,
+  ) {
+    this.optimizerKinds = optimizerKinds(rows);
+    this.kinds = this.optimizerKinds.map((kind) => kind.settings);
+    this.settings = this.kinds[0];
+    this.name = this.kinds.map((kind) => kind.name).join('+');
+    this.stateSlots = stateSlotNames(this.optimizerKinds);
+    this.slotNames = this.stateSlots.map((slot) => slot.name);
+    this.replicaCount = replicas;
+    this.variableRows = variableRows;
   }
 
   get step(): number {
@@ -106,32 +209,52 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
   ): void {
     this.checkUsable();
     const { active } = options;
-    const replicas = checkUpdateInputs(variables, gradients, active, this.shapes);
+    const rowsOf = this.checkRows(variables);
+    const replicas = checkUpdateInputs(
+      variables,
+      gradients,
+      active,
+      this.shapes,
+      this.variableRows === undefined
+        ? undefined
+        : { replicas: this.replicaCount ?? 0, of: rowsOf },
+    );
     const slots = this.slots ?? this.build(variables.map((variable) => variable.shape));
     const step = this.stepCount + 1;
-    const { clipnorm } = this.settings;
     tf.tidy(() => {
-      const update = this.rule.forStep(step);
-      const clipTo = clipnorm === undefined ? undefined : tf.scalar(clipnorm);
+      const kinds = this.optimizerKinds.map((kind) => ({
+        kind,
+        update: kind.rule.forStep(step),
+        clipTo: kind.clipnorms === undefined ? undefined : new RowFactor(kind.clipnorms),
+      }));
       const activeColumn =
         active === undefined ? undefined : tf.reshape(tf.cast(active, 'float32'), [replicas, 1]);
+      const single = kinds.length === 1;
       variables.forEach((variable, index) => {
-        const variableSlots = slots[index];
+        const rows = rowsOf(index);
         const rawGradient = gradients[index];
-        const gradient =
-          clipTo === undefined ? rawGradient : clipByReplicaNorm(rawGradient, clipTo);
-        const updated = update(variable, gradient, variableSlots);
-        const replicaMask =
-          activeColumn === undefined ? undefined : spreadReplicaMask(activeColumn, variable.shape);
-        const select = (next: tf.Tensor, previous: tf.Tensor): tf.Tensor =>
-          replicaMask === undefined ? next : selectSameShape(replicaMask, next, previous);
-        const newValues = updated.slots.map((slot, slotIndex) =>
-          select(slot, variableSlots[slotIndex]),
-        );
-        variable.assign(select(updated.variable, variable));
-        variableSlots.forEach((slot, slotIndex) => {
-          slot.assign(newValues[slotIndex]);
+        const rowCount = rows[1] - rows[0];
+        let value: tf.Tensor = variable;
+        kinds.forEach(({ kind, update, clipTo }, k) => {
+          if (kind.rows !== undefined && !kind.rows.slice(rows[0], rows[1]).some(Boolean)) return;
+          const variableSlots = slots[k]?.[index] ?? [];
+          const gradient =
+            clipTo === undefined
+              ? rawGradient
+              : clipByReplicaNorm(rawGradient, clipTo.of(rows, [rowCount, 1]));
+          const updated = update(variable, gradient, variableSlots, rows);
+          const mask = this.rowMask(kind, single, activeColumn, rows, variable.shape);
+          const select = (next: tf.Tensor, previous: tf.Tensor): tf.Tensor =>
+            mask === undefined ? next : selectSameShape(mask, next, previous);
+          const newSlots = updated.slots.map((slot, slotIndex) =>
+            select(slot, variableSlots[slotIndex] as tf.Tensor),
+          );
+          value = select(updated.variable, value);
+          variableSlots.forEach((slot, slotIndex) => {
+            slot.assign(newSlots[slotIndex]);
+          });
         });
+        variable.assign(value);
       });
     });
     this.stepCount = step;
@@ -140,12 +263,14 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
   state(): ReplicaOptimizerState {
     this.checkUsable();
     return {
-      optimizer: this.settings.name,
+      optimizer: this.name,
       step: this.stepCount,
       slots: Object.fromEntries(
-        this.slotNames.map((name, slotIndex) => [
+        this.stateSlots.map(({ kind, slot, name }) => [
           name,
-          (this.slots ?? []).map((variableSlots) => tf.clone(variableSlots[slotIndex])),
+          (this.slots?.[kind] ?? []).map((variableSlots) =>
+            tf.clone(variableSlots[slot] as tf.Tensor),
+          ),
         ]),
       ),
     };
@@ -153,30 +278,73 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
 
   restore(state: ReplicaOptimizerState): void {
     this.checkUsable();
-    const shapes = checkRestoredState(state, this.settings.name, this.slotNames, this.shapes);
+    const shapes = checkRestoredState(state, this.name, this.slotNames, this.shapes);
     if (shapes !== undefined) {
       const slots = this.slots ?? this.build(shapes);
-      slots.forEach((variableSlots, index) => {
-        variableSlots.forEach((slot, slotIndex) => {
-          slot.assign(state.slots[this.slotNames[slotIndex]][index]);
+      for (const { kind, slot, name } of this.stateSlots) {
+        (slots[kind] ?? []).forEach((variableSlots, index) => {
+          variableSlots[slot]?.assign(state.slots[name][index]);
         });
-      });
+      }
     }
     this.stepCount = state.step;
   }
 
   dispose(): void {
     if (this.disposed) return;
-    for (const variableSlots of this.slots ?? []) tf.dispose(variableSlots);
+    for (const kindSlots of this.slots ?? []) tf.dispose(kindSlots.flat());
     this.slots = undefined;
     this.disposed = true;
   }
 
-  private build(shapes: readonly (readonly number[])[]): tf.Variable[][] {
+  /**
+   * The bool mask of the rows of `variable` this kind updates: its own rows that are active;
+   * undefined when that is every row of the variable.
+   */
+  private rowMask(
+    kind: OptimizerKind,
+    single: boolean,
+    activeColumn: tf.Tensor | undefined,
+    rows: RowRange,
+    shape: readonly number[],
+  ): tf.Tensor | undefined {
+    const [start, end] = rows;
+    const active =
+      activeColumn === undefined
+        ? undefined
+        : start === 0 && end === activeColumn.shape[0]
+          ? activeColumn
+          : tf.slice(activeColumn, [start, 0], [end - start, 1]);
+    const own = kind.rows?.slice(start, end);
+    if (single || own === undefined || own.every(Boolean)) {
+      return active === undefined ? undefined : spreadReplicaMask(active, shape);
+    }
+    const ownColumn = tf.tensor2d(own.map(Number), [end - start, 1]);
+    return spreadReplicaMask(active === undefined ? ownColumn : tf.mul(ownColumn, active), shape);
+  }
+
+  /** The rows each variable holds, checked against the plan once the variables are known. */
+  private checkRows(variables: readonly tf.Variable[]): (index: number) => RowRange {
+    const planned = this.variableRows;
+    if (planned === undefined) {
+      return (index) => [0, variables[index]?.shape[0] ?? 0];
+    }
+    if (planned.length !== variables.length) {
+      throw new InvalidArgumentError({
+        argument: 'variables',
+        problem: `the optimiser's plan gives the rows of ${planned.length} variables, got ${variables.length}`,
+      });
+    }
+    return (index) => planned[index];
+  }
+
+  private build(shapes: readonly (readonly number[])[]): tf.Variable[][][] {
     this.shapes = shapes.map((shape) => [...shape]);
-    const slots = shapes.map((shape) =>
-      this.rule.slots.map((slot) =>
-        tf.tidy(() => tf.variable(tf.fill([...shape], slot.initialValue), false)),
+    const slots = this.optimizerKinds.map((kind) =>
+      shapes.map((shape) =>
+        kind.rule.slots.map((slot) =>
+          tf.tidy(() => tf.variable(tf.fill([...shape], slot.initialValue), false)),
+        ),
       ),
     );
     this.slots = slots;
@@ -187,10 +355,16 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
     if (this.disposed) {
       throw new InvalidArgumentError({
         argument: 'optimizer',
-        problem: `this ${this.settings.name} optimiser has been disposed`,
+        problem: `this ${this.name} optimiser has been disposed`,
       });
     }
   }
+}
+
+function isPlan(
+  settings: ReplicaOptimizerSettings | ReplicaOptimizerPlan,
+): settings is ReplicaOptimizerPlan {
+  return 'replicas' in settings;
 }
 
 /**
@@ -198,6 +372,12 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
  * Nadam or Amsgrad (Adam with `amsgrad`), with Keras's hyperparameter defaults and n3fit's
  * default learning rates, written as plain tensor updates so that every replica keeps its own
  * clipping and statistics.
+ *
+ * Given a plan ({@link ReplicaOptimizerPlan}), every replica has its own optimiser: replicas of
+ * one optimiser share its formula (one update of each variable for all of them) with their own
+ * learning rates and clipnorms as per-row factors; replicas of different optimisers are updated
+ * by each one's formula and the rows are selected, per variable only for the kinds whose rows it
+ * holds. Each replica is still updated exactly as its own single-replica optimiser would.
  *
  * @example
  * ```ts
@@ -215,8 +395,32 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
  * console.log(await kernel.data());
  * ```
  *
- * @throws InvalidArgumentError for bad settings (see {@link resolveOptimizerSettings}).
+ * @throws InvalidArgumentError for bad settings (see {@link resolveOptimizerSettings}), or a plan
+ *   without replicas or whose variable rows fall outside them.
  */
-export function createReplicaOptimizer(settings: ReplicaOptimizerSettings): ReplicaOptimizer {
-  return new MultiReplicaOptimizer(resolveOptimizerSettings(settings));
+export function createReplicaOptimizer(
+  settings: ReplicaOptimizerSettings | ReplicaOptimizerPlan,
+): ReplicaOptimizer {
+  if (!isPlan(settings)) {
+    return new MultiReplicaOptimizer([resolveOptimizerSettings(settings)], undefined, undefined);
+  }
+  const rows = settings.replicas.map((row) => resolveOptimizerSettings(row));
+  if (rows.length === 0) {
+    throw new InvalidArgumentError({ argument: 'replicas', problem: 'expected at least one' });
+  }
+  settings.variableRows?.forEach(([start, end], index) => {
+    if (!(
+      Number.isInteger(start) &&
+      Number.isInteger(end) &&
+      start >= 0 &&
+      end > start &&
+      end <= rows.length
+    )) {
+      throw new InvalidArgumentError({
+        argument: `variableRows[${index}]`,
+        problem: `expected rows [start, end) within the ${rows.length} replicas, got [${start}, ${end})`,
+      });
+    }
+  });
+  return new MultiReplicaOptimizer(rows, settings.variableRows, rows.length);
 }

@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { UpdateRule } from './update-rule.js';
+import { RowFactor, type UpdateRule } from './update-rule.js';
 
 /** Keras 3's defaults for the RMSprop family. */
 const RMSPROP_RHO = 0.9;
@@ -12,7 +12,11 @@ const EPSILON = 1e-7;
  * `lr·g / √(v + ε)`, or with `centered` `lr·g / √(v − a² + ε)` where `a ← ρ·a + (1−ρ)·g`;
  * `w ← w − increment`, or with momentum μ > 0 `p ← μ·p + increment` and `w ← w − p`.
  */
-export function rmspropRule(learningRate: number, momentum: number, centered: boolean): UpdateRule {
+export function rmspropRule(
+  learningRates: readonly number[],
+  momentum: number,
+  centered: boolean,
+): UpdateRule {
   const slots = [
     { name: 'velocity', initialValue: 0 },
     ...(momentum > 0 ? [{ name: 'momentum', initialValue: 0 }] : []),
@@ -26,9 +30,9 @@ export function rmspropRule(learningRate: number, momentum: number, centered: bo
       const rho = tf.scalar(RMSPROP_RHO);
       const oneMinusRho = tf.scalar(1 - RMSPROP_RHO);
       const epsilon = tf.scalar(EPSILON);
-      const lr = tf.scalar(learningRate);
+      const lr = new RowFactor(learningRates);
       const mu = tf.scalar(momentum);
-      return (variable, gradient, previous) => {
+      return (variable, gradient, previous, rows) => {
         const next = [...previous];
         const velocity = tf.add(tf.mul(previous[0], rho), tf.mul(tf.square(gradient), oneMinusRho));
         next[0] = velocity;
@@ -41,7 +45,7 @@ export function rmspropRule(learningRate: number, momentum: number, centered: bo
           next[averageSlot] = averageGradient;
           denominator = tf.add(tf.sub(velocity, tf.square(averageGradient)), epsilon);
         }
-        let increment = tf.div(tf.mul(gradient, lr), tf.sqrt(denominator));
+        let increment = tf.div(tf.mul(gradient, lr.of(rows, variable.shape)), tf.sqrt(denominator));
         if (momentumSlot >= 0) {
           increment = tf.add(tf.mul(previous[momentumSlot], mu), increment);
           next[momentumSlot] = increment;
@@ -56,15 +60,18 @@ export function rmspropRule(learningRate: number, momentum: number, centered: bo
  * Keras 3's Adagrad (initial accumulator 0.1, ε = 1e-7): `a ← a + g²`,
  * `w ← w − lr·g / √(a + ε)`.
  */
-export function adagradRule(learningRate: number): UpdateRule {
+export function adagradRule(learningRates: readonly number[]): UpdateRule {
   return {
     slots: [{ name: 'accumulator', initialValue: ADAGRAD_INITIAL_ACCUMULATOR }],
     forStep: () => {
-      const lr = tf.scalar(learningRate);
+      const lr = new RowFactor(learningRates);
       const epsilon = tf.scalar(EPSILON);
-      return (variable, gradient, [accumulator]) => {
+      return (variable, gradient, [accumulator], rows) => {
         const newAccumulator = tf.add(accumulator, tf.square(gradient));
-        const increment = tf.div(tf.mul(gradient, lr), tf.sqrt(tf.add(newAccumulator, epsilon)));
+        const increment = tf.div(
+          tf.mul(gradient, lr.of(rows, variable.shape)),
+          tf.sqrt(tf.add(newAccumulator, epsilon)),
+        );
         return { variable: tf.sub(variable, increment), slots: [newAccumulator] };
       };
     },
@@ -75,7 +82,7 @@ export function adagradRule(learningRate: number): UpdateRule {
  * Keras 3's Adadelta (ρ = 0.95, ε = 1e-7): `G ← ρ·G + (1−ρ)·g²`,
  * `Δ = −√(D + ε)·g / √(G + ε)`, `D ← ρ·D + (1−ρ)·Δ²`, `w ← w + lr·Δ`.
  */
-export function adadeltaRule(learningRate: number): UpdateRule {
+export function adadeltaRule(learningRates: readonly number[]): UpdateRule {
   return {
     slots: [
       { name: 'accumulated_grad', initialValue: 0 },
@@ -85,8 +92,8 @@ export function adadeltaRule(learningRate: number): UpdateRule {
       const rho = tf.scalar(ADADELTA_RHO);
       const oneMinusRho = tf.scalar(1 - ADADELTA_RHO);
       const epsilon = tf.scalar(EPSILON);
-      const lr = tf.scalar(learningRate);
-      return (variable, gradient, [gradientSquares, deltaSquares]) => {
+      const lr = new RowFactor(learningRates);
+      return (variable, gradient, [gradientSquares, deltaSquares], rows) => {
         const newGradientSquares = tf.add(
           tf.mul(gradientSquares, rho),
           tf.mul(tf.square(gradient), oneMinusRho),
@@ -102,7 +109,7 @@ export function adadeltaRule(learningRate: number): UpdateRule {
           tf.mul(tf.square(delta), oneMinusRho),
         );
         return {
-          variable: tf.add(variable, tf.mul(delta, lr)),
+          variable: tf.add(variable, tf.mul(delta, lr.of(rows, variable.shape))),
           slots: [newGradientSquares, newDeltaSquares],
         };
       };

@@ -17,14 +17,22 @@ function checkFloatTensor(argument: string, tensor: tf.Tensor): void {
   }
 }
 
+/** The model's replicas and the rows `[start, end)` each variable holds. */
+export interface VariableRows {
+  readonly replicas: number;
+  readonly of: (index: number) => readonly [number, number];
+}
+
 /**
  * Checks the arguments of one optimiser update, from shapes and dtypes only (nothing is read
  * from the device), and returns the number of replicas.
  *
- * @param variables - each `(replicas, …)`, all with the same number of replicas
+ * @param variables - each `(replicas, …)`, all with the same number of replicas, or each with
+ *   its rows' number when `rows` gives them
  * @param gradients - one per variable, each of its variable's shape
  * @param active - `(replicas)` or undefined
  * @param builtShapes - the shapes of the variables the optimiser was built for, if it was
+ * @param rows - the rows each variable holds, when not every variable holds every replica
  * @throws InvalidArgumentError for mismatched counts, an empty list, a disposed or non-float32
  *   tensor; ShapeError for a shape that does not fit.
  */
@@ -33,6 +41,7 @@ export function checkUpdateInputs(
   gradients: readonly tf.Tensor[],
   active: tf.Tensor | undefined,
   builtShapes: readonly (readonly number[])[] | undefined,
+  rows?: VariableRows,
 ): number {
   if (variables.length === 0) {
     throw new InvalidArgumentError({ argument: 'variables', problem: 'expected at least one' });
@@ -49,10 +58,12 @@ export function checkUpdateInputs(
       problem: `the optimiser was built for ${builtShapes.length} variables, got ${variables.length}`,
     });
   }
-  const [replicas = 0] = variables[0].shape;
+  const [firstRows = 0] = variables[0].shape;
+  const replicas = rows?.replicas ?? firstRows;
   variables.forEach((variable, index) => {
     checkFloatTensor(`variables[${index}]`, variable);
-    const expected = builtShapes?.[index] ?? [replicas, ...variable.shape.slice(1)];
+    const [start, end] = rows?.of(index) ?? [0, replicas];
+    const expected = builtShapes?.[index] ?? [end - start, ...variable.shape.slice(1)];
     if (variable.rank < 1 || !sameShape(variable.shape, expected)) {
       throw new ShapeError({
         quantity: `variables[${index}]`,

@@ -1,4 +1,42 @@
-import type * as tf from '@tensorflow/tfjs-core';
+import * as tf from '@tensorflow/tfjs-core';
+
+/** The model rows `[start, end)` a variable holds: its first axis is those replicas. */
+export type RowRange = readonly [number, number];
+
+/**
+ * A factor of one step that may differ between replicas (a learning rate, a bias-corrected step
+ * size), given for every model row: one scalar when all rows share the value — exactly the
+ * single-replica optimiser's tensor — else each row's value spread over a variable's shape
+ * (cached per rows and shape for the step). Every row gets the float32 of the same float64
+ * number either way, so a replica's update does not depend on the others' settings. Create it
+ * inside the step's `tf.tidy`.
+ */
+export class RowFactor {
+  private readonly values: readonly number[];
+  private readonly scalar: tf.Scalar | undefined;
+  private readonly spread = new Map<string, tf.Tensor>();
+
+  /** @param values - one per model row, `(replicas)` */
+  constructor(values: readonly number[]) {
+    this.values = values;
+    const first = values[0] ?? 0;
+    this.scalar = values.every((value) => value === first) ? tf.scalar(first) : undefined;
+  }
+
+  /** The factor for a variable of `shape` holding the model rows `rows`. */
+  of(rows: RowRange, shape: readonly number[]): tf.Tensor {
+    if (this.scalar !== undefined) return this.scalar;
+    const key = `${rows.join(',')}:${shape.join(',')}`;
+    const cached = this.spread.get(key);
+    if (cached !== undefined) return cached;
+    const [start, end] = rows;
+    const perRow = shape.slice(1).reduce((a, b) => a * b, 1);
+    const column = tf.tensor2d(this.values.slice(start, end), [end - start, 1]);
+    const spread = tf.reshape(tf.matMul(column, tf.ones([1, perRow])), [...shape]);
+    this.spread.set(key, spread);
+    return spread;
+  }
+}
 
 /** One per-element statistic an optimiser keeps for every variable. */
 export interface SlotSpec {
@@ -16,13 +54,15 @@ export interface UpdatedVariable {
 
 /**
  * The update of one variable at one step, from its value, its (clipped) gradient and its slots,
- * all of the variable's shape `(replicas, …)`. Element-wise only, so that replicas stay
- * independent. Returns new tensors; runs inside the caller's `tf.tidy`.
+ * all of the variable's shape `(replicas, …)`, and the model rows the variable holds (for
+ * factors that differ between replicas). Element-wise only, so that replicas stay independent.
+ * Returns new tensors; runs inside the caller's `tf.tidy`.
  */
 export type VariableUpdate = (
   variable: tf.Tensor,
   gradient: tf.Tensor,
   slots: readonly tf.Tensor[],
+  rows: RowRange,
 ) => UpdatedVariable;
 
 /** One optimiser's formula, written as plain tensor operations. */
@@ -31,9 +71,9 @@ export interface UpdateRule {
   readonly slots: readonly SlotSpec[];
   /**
    * The update of step `step` (1-based, shared by all replicas and variables): the step's
-   * scalar factors (bias corrections, momentum schedules) are computed here, on the host in
-   * float64, so that no value is read back from the device, and uploaded once as scalar
-   * tensors for all variables. Called inside the step's `tf.tidy`.
+   * factors (bias corrections, momentum schedules, times each replica's learning rate) are
+   * computed here, on the host in float64, so that no value is read back from the device, and
+   * uploaded once for all variables ({@link RowFactor}). Called inside the step's `tf.tidy`.
    */
   forStep(step: number): VariableUpdate;
 }

@@ -4,25 +4,32 @@ import { adadeltaRule, adagradRule, rmspropRule } from './rmsprop-rules.js';
 import { sgdRule } from './sgd-rule.js';
 import type { UpdateRule } from './update-rule.js';
 
-/** The update formula of the optimiser `settings` names. */
-export function updateRuleFor(settings: ResolvedOptimizerSettings): UpdateRule {
-  const { learningRate } = settings;
+/**
+ * The update formula of the optimiser `settings` names, with each model row's learning rate.
+ *
+ * @param learningRates - `(replicas)`: every row's learning rate (rows of other optimisers may
+ *   hold any value; their updates are not used)
+ */
+export function updateRuleFor(
+  settings: ResolvedOptimizerSettings,
+  learningRates: readonly number[],
+): UpdateRule {
   switch (settings.name) {
     case 'SGD':
-      return sgdRule(learningRate, settings.momentum, settings.nesterov);
+      return sgdRule(learningRates, settings.momentum, settings.nesterov);
     case 'RMSprop':
-      return rmspropRule(learningRate, settings.momentum, settings.centered);
+      return rmspropRule(learningRates, settings.momentum, settings.centered);
     case 'Adam':
-      return adamRule(learningRate, false);
+      return adamRule(learningRates, false);
     case 'Amsgrad':
-      return adamRule(learningRate, true);
+      return adamRule(learningRates, true);
     case 'Adamax':
-      return adamaxRule(learningRate);
+      return adamaxRule(learningRates);
     case 'Adagrad':
-      return adagradRule(learningRate);
+      return adagradRule(learningRates);
     case 'Adadelta':
-      return adadeltaRule(learningRate);
+      return adadeltaRule(learningRates);
     case 'Nadam':
-      return nadamRule(learningRate);
+      return nadamRule(learningRates);
   }
 }

@@ -4,17 +4,22 @@ import { expect, it } from 'vitest';
 import { describeOnBackends } from '@partonfit/testing';
 import { ReplicaStopping, type StoppingSettings } from './replica-stopping.js';
 
-/** Upstream's rules, one replica at a time, in plain JavaScript. */
+/**
+ * Upstream's rules, one replica at a time, in plain JavaScript; a replica with its own epochs
+ * sees only the first of them, as a fit of its own would.
+ */
 function referenceStopping(settings: StoppingSettings, history: number[][][]) {
-  const { replicas, patience, thresholdChi2, positivityThreshold, delta = 0 } = settings;
+  const { replicas, patience, thresholdChi2, positivityThreshold, delta = 0, epochs } = settings;
   return Array.from({ length: replicas }, (_, r) => {
+    const ownPatience = typeof patience === 'number' ? patience : (patience[r] ?? 0);
+    const ownHistory = history.slice(0, epochs?.[r] ?? history.length);
     let best = Infinity;
     let bestEpoch = -1;
     let stopEpoch = -1;
     let waiting = 0;
     let counting = 0;
     let failed = 0;
-    history.forEach(([training, validation, chi2, positivity], epoch) => {
+    ownHistory.forEach(([training, validation, chi2, positivity], epoch) => {
       if (stopEpoch >= 0) return;
       if (!Number.isFinite(training[r]) || !Number.isFinite(validation[r])) {
         stopEpoch = epoch;
@@ -33,7 +38,7 @@ function referenceStopping(settings: StoppingSettings, history: number[][][]) {
       } else {
         waiting += counting;
       }
-      if (waiting > patience) stopEpoch = epoch;
+      if (waiting > ownPatience) stopEpoch = epoch;
     });
     return { best, bestEpoch, stopEpoch, failed };
   });
@@ -97,6 +102,41 @@ describeOnBackends('ReplicaStopping', () => {
     weight.dispose();
   });
 
+  it('should give each replica its own patience and epochs, as fits of their own', async () => {
+    const own: StoppingSettings = { ...settings, patience: [2, 5, 5, 1], epochs: [40, 14, 40, 25] };
+    const weight = tf.variable(tf.zeros([4, 3]));
+    const stopping = new ReplicaStopping(own, [weight]);
+    const active: number[][] = [];
+    history.forEach(([training, validation, chi2, positivity], epoch) => {
+      const tensors = [training, validation, chi2, positivity].map((values) => tf.tensor1d(values));
+      stopping.update(epoch, {
+        training: tensors[0],
+        validation: tensors[1],
+        validationChi2PerPoint: tensors[2],
+        positivity: tensors[3],
+      });
+      const mask = stopping.activeReplicas(epoch);
+      active.push(Array.from(mask.dataSync()));
+      tf.dispose([...tensors, mask]);
+    });
+    const snapshot = await stopping.snapshot();
+    const expected = referenceStopping(own, history);
+    expected.forEach(({ bestEpoch, stopEpoch, failed }, r) => {
+      expect([snapshot.bestEpoch[r], snapshot.stopEpoch[r], snapshot.failed[r]]).toEqual([
+        bestEpoch,
+        stopEpoch,
+        failed,
+      ]);
+    });
+    // replica 1 ends at its 14th epoch without stopping: frozen from then on, never failed
+    expect(expected[1].stopEpoch).toBe(-1);
+    expect(active.map((row) => row[1])).toEqual(history.map((_, epoch) => (epoch < 14 ? 1 : 0)));
+    // the shorter patience stops replica 0 earlier than with the shared 5
+    expect(expected[0].stopEpoch).toBeLessThan(referenceStopping(settings, history)[0].stopEpoch);
+    stopping.dispose();
+    weight.dispose();
+  });
+
   it('should not leak tensors per step, nor once disposed', () => {
     const weight = tf.variable(tf.zeros([4, 3]));
     const start = tf.memory().numTensors;
@@ -119,7 +159,18 @@ describeOnBackends('ReplicaStopping', () => {
 
   it('should reject weights without the replica axis first', () => {
     const weight = tf.variable(tf.zeros([3, 4]));
-    expect(() => new ReplicaStopping(settings, [weight])).toThrow('expected replicas (4) first');
-    weight.dispose();
+    expect(() => new ReplicaStopping(settings, [weight])).toThrow(
+      'expected its replicas [0, 4) of 4 first',
+    );
+    // a network group's weight holds some of the replicas: its rows say which
+    const group = tf.variable(tf.zeros([2, 5]));
+    expect(() => new ReplicaStopping(settings, [group], [[2, 4]])).not.toThrow();
+    expect(() => new ReplicaStopping(settings, [group], [[3, 5]])).toThrow(
+      'expected its replicas [3, 5) of 4 first',
+    );
+    expect(() => new ReplicaStopping({ ...settings, patience: [1, 2] }, [])).toThrow(
+      'patience: expected one per replica (4), got 2',
+    );
+    tf.dispose([weight, group]);
   });
 });

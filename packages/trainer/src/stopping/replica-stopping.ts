@@ -6,8 +6,18 @@ import { selectSameShape, spreadReplicaMask } from '../replica-mask/replica-mask
 export interface StoppingSettings {
   /** Number of replicas R. */
   readonly replicas: number;
-  /** Epochs without improvement after which a replica stops: `int(epochs · stopping_patience)`. */
-  readonly patience: number;
+  /**
+   * Epochs without improvement after which a replica stops: `int(epochs · stopping_patience)`,
+   * one for all replicas or one per replica `(replicas)`.
+   */
+  readonly patience: number | readonly number[];
+  /**
+   * Each replica's epochs `(replicas)`, when they differ: from its last epoch on a replica is
+   * finished — its stopping state no longer changes and {@link ReplicaStopping.activeReplicas}
+   * freezes its weights — as if its own fit had ended there. Omitted: every replica trains
+   * until the loop ends.
+   */
+  readonly epochs?: readonly number[];
   /** A replica's best epoch only counts once its validation χ²/n is below this (`threshold_chi2`). */
   readonly thresholdChi2: number;
   /** Improvement needed to count as better (`stopping_delta`, default 0). */
@@ -98,28 +108,62 @@ export class ReplicaStopping {
   private readonly failed: tf.Variable<tf.Rank.R1>;
   private readonly tracked: readonly tf.Variable[];
   private readonly bestWeights: readonly tf.Variable[];
+  /** The replicas `[start, end)` each tracked weight holds. */
+  private readonly rows: readonly (readonly [number, number])[];
+  /** Each replica's patience `(replicas)`, when they differ. */
+  private readonly patiences: tf.Tensor1D | undefined;
+  /** Each replica's epochs `(replicas)`, when given. */
+  private readonly epochLimits: tf.Tensor1D | undefined;
 
   /**
    * @param settings - patience, thresholds, number of replicas
    * @param weights - the model's weights to snapshot, each with replicas on the first axis
+   * @param weightRows - the replicas `[start, end)` each weight holds, when not every weight
+   *   holds all (a network group's weights hold its own replicas)
    */
-  constructor(settings: StoppingSettings, weights: readonly tf.Variable[]) {
-    const { replicas, patience } = settings;
+  constructor(
+    settings: StoppingSettings,
+    weights: readonly tf.Variable[],
+    weightRows?: readonly (readonly [number, number])[],
+  ) {
+    const { replicas, patience, epochs } = settings;
     positiveInteger(replicas, 'replicas');
-    if (!(patience >= 0)) {
-      throw new InvalidArgumentError({
-        argument: 'patience',
-        problem: `expected a number ≥ 0, got ${patience}`,
-      });
-    }
-    for (const weight of weights) {
-      if (weight.shape[0] !== replicas) {
+    const patiences = typeof patience === 'number' ? [patience] : patience;
+    patiences.forEach((value, r) => {
+      if (!(value >= 0)) {
         throw new InvalidArgumentError({
-          argument: 'weights',
-          problem: `${weight.name} has shape [${weight.shape.join(', ')}], expected replicas (${replicas}) first`,
+          argument: typeof patience === 'number' ? 'patience' : `patience[${r}]`,
+          problem: `expected a number ≥ 0, got ${value}`,
+        });
+      }
+    });
+    for (const [name, list] of [
+      ['patience', typeof patience === 'number' ? undefined : patience],
+      ['epochs', epochs],
+    ] as const) {
+      if (list !== undefined && list.length !== replicas) {
+        throw new InvalidArgumentError({
+          argument: name,
+          problem: `expected one per replica (${replicas}), got ${list.length}`,
         });
       }
     }
+    if (weightRows !== undefined && weightRows.length !== weights.length) {
+      throw new InvalidArgumentError({
+        argument: 'weightRows',
+        problem: `expected the rows of each of the ${weights.length} weights, got ${weightRows.length}`,
+      });
+    }
+    weights.forEach((weight, i) => {
+      const [start, end] = weightRows?.[i] ?? [0, replicas];
+      if (weight.shape[0] !== end - start || start < 0 || end > replicas) {
+        throw new InvalidArgumentError({
+          argument: 'weights',
+          problem: `${weight.name} has shape [${weight.shape.join(', ')}], expected its replicas [${start}, ${end}) of ${replicas} first`,
+        });
+      }
+    });
+    this.rows = weights.map((_, i) => weightRows?.[i] ?? [0, replicas]);
     this.settings = settings;
     const filled = (value: number) =>
       tf.tidy(() => tf.variable(tf.fill<tf.Rank.R1>([replicas], value), false));
@@ -132,6 +176,17 @@ export class ReplicaStopping {
     this.tracked = weights;
     // Inside tidy: the tensors a variable is made from are freed, the variables are kept.
     this.bestWeights = tf.tidy(() => weights.map((weight) => tf.variable(weight.clone(), false)));
+    this.patiences =
+      typeof patience === 'number' || patience.every((value) => value === patience[0])
+        ? undefined
+        : tf.tensor1d([...patience]);
+    this.epochLimits = epochs === undefined ? undefined : tf.tensor1d([...epochs]);
+  }
+
+  /** The one patience of every replica, or each replica's. */
+  private patienceOf(): number | tf.Tensor1D {
+    const { patience } = this.settings;
+    return this.patiences ?? (typeof patience === 'number' ? patience : (patience[0] ?? 0));
   }
 
   /**
@@ -142,9 +197,13 @@ export class ReplicaStopping {
    * @param epoch - the epoch (step) number, 0-based
    */
   update(epoch: number, losses: StepLosses): void {
-    const { thresholdChi2, positivityThreshold, patience, delta = 0 } = this.settings;
+    const { thresholdChi2, positivityThreshold, delta = 0 } = this.settings;
     tf.tidy(() => {
-      const stopped = tf.greaterEqual(this.stopEpoch, 0);
+      const stoppedBefore = tf.greaterEqual(this.stopEpoch, 0);
+      // a replica past its own epochs is frozen as a stopped one: nothing of it changes
+      const ended =
+        this.epochLimits === undefined ? undefined : tf.lessEqual(this.epochLimits, epoch);
+      const stopped = ended === undefined ? stoppedBefore : tf.logicalOr(stoppedBefore, ended);
       const diverged = tf.logicalAnd(
         tf.logicalNot(tf.logicalAnd(tf.isFinite(losses.training), tf.isFinite(losses.validation))),
         tf.logicalNot(stopped),
@@ -160,12 +219,16 @@ export class ReplicaStopping {
         ),
       );
       const best = tf.logicalAnd(improves, tf.logicalNot(tf.logicalOr(stopped, diverged)));
-      const waiting = selectSameShape(
+      const counted = selectSameShape(
         best,
         tf.zerosLike(this.waiting),
         tf.add(this.waiting, this.counting),
       );
-      const outOfPatience = tf.logicalAnd(tf.greater(waiting, patience), tf.logicalNot(stopped));
+      const waiting = ended === undefined ? counted : selectSameShape(ended, this.waiting, counted);
+      const outOfPatience = tf.logicalAnd(
+        tf.greater(waiting, this.patienceOf()),
+        tf.logicalNot(stopped),
+      );
       this.bestValidation.assign(selectSameShape(best, losses.validation, this.bestValidation));
       this.bestEpoch.assign(
         selectSameShape(best, tf.fill([this.settings.replicas], epoch), this.bestEpoch),
@@ -181,20 +244,47 @@ export class ReplicaStopping {
       );
       this.failed.assign(selectSameShape(diverged, tf.onesLike(this.failed), this.failed));
       const bestColumn = tf.reshape(tf.cast(best, 'float32'), [this.settings.replicas, 1]);
-      // one mask per distinct weight shape (a model has many (replicas, 1) exponents)
-      const masks = new Map<string, tf.Tensor>();
+      const masks = this.weightMasks(bestColumn);
       this.tracked.forEach((weight, i) => {
-        const key = weight.shape.join(',');
-        const mask = masks.get(key) ?? spreadReplicaMask(bestColumn, weight.shape);
-        masks.set(key, mask);
-        this.bestWeights[i].assign(selectSameShape(mask, weight, this.bestWeights[i]));
+        this.bestWeights[i].assign(selectSameShape(masks(i), weight, this.bestWeights[i]));
       });
     });
   }
 
-  /** (replicas) 1 for replicas whose weights should still be updated (not failed). */
-  activeReplicas(): tf.Tensor1D {
-    return tf.tidy(() => tf.sub(1, this.failed));
+  /**
+   * The `(replicas, 1)` column spread over each tracked weight's rows and shape, as bool: one
+   * mask per distinct rows and shape (a model has many `(replicas, 1)` exponents).
+   */
+  private weightMasks(column: tf.Tensor): (i: number) => tf.Tensor {
+    const masks = new Map<string, tf.Tensor>();
+    return (i) => {
+      const weight = this.tracked[i];
+      const [start, end] = this.rows[i] ?? [0, this.settings.replicas];
+      const key = `${start},${end}:${weight.shape.join(',')}`;
+      const cached = masks.get(key);
+      if (cached !== undefined) return cached;
+      const rows =
+        start === 0 && end === this.settings.replicas
+          ? column
+          : tf.slice(column, [start, 0], [end - start, 1]);
+      const mask = spreadReplicaMask(rows, weight.shape);
+      masks.set(key, mask);
+      return mask;
+    };
+  }
+
+  /**
+   * (replicas) 1 for replicas whose weights should still be updated: not failed and, with
+   * per-replica epochs, not past their own epochs at `epoch`.
+   *
+   * @param epoch - the step's epoch, 0-based (needed only with per-replica epochs)
+   */
+  activeReplicas(epoch = 0): tf.Tensor1D {
+    return tf.tidy(() => {
+      const running = tf.sub<tf.Tensor1D>(1, this.failed);
+      if (this.epochLimits === undefined) return running;
+      return tf.mul(running, tf.cast(tf.greater(this.epochLimits, epoch), 'float32'));
+    });
   }
 
   /** Reads the state back (a host sync: call it every `log_every` steps, not every step). */
@@ -222,10 +312,9 @@ export class ReplicaStopping {
   restoreBestWeights(): void {
     tf.tidy(() => {
       const hasBest = tf.cast(tf.greaterEqual(this.bestEpoch, 0), 'float32');
-      const hasBestColumn = tf.reshape(hasBest, [this.settings.replicas, 1]);
+      const masks = this.weightMasks(tf.reshape(hasBest, [this.settings.replicas, 1]));
       this.tracked.forEach((weight, i) => {
-        const mask = spreadReplicaMask(hasBestColumn, weight.shape);
-        weight.assign(tf.where(mask, this.bestWeights[i], weight));
+        weight.assign(tf.where(masks(i), this.bestWeights[i], weight));
       });
     });
   }
@@ -297,5 +386,7 @@ export class ReplicaStopping {
     ]) {
       variable.dispose();
     }
+    this.patiences?.dispose();
+    this.epochLimits?.dispose();
   }
 }

@@ -1,6 +1,8 @@
 import * as tf from '@tensorflow/tfjs-core';
 import {
+  canonicalJson,
   InvalidArgumentError,
+  replicaParameters,
   type DisFkTensor,
   type ObservableTensors,
   type Runcard,
@@ -27,7 +29,10 @@ export interface LagrangeTerm {
   readonly name: string;
   readonly observable: ObservableLayer;
   readonly penalty: LagrangePenalty;
+  /** The multiplier's schedule: every replica's, or the first replica's when they differ. */
   readonly schedule: LagrangeSchedule;
+  /** Each replica's schedule `(replicas)`, when they differ (then λ is per replica). */
+  readonly schedules: readonly LagrangeSchedule[] | undefined;
 }
 
 /** The losses of one forward pass, each per replica `(replicas)` except `total`. */
@@ -46,8 +51,8 @@ export interface FitLosses {
   readonly total: tf.Scalar;
 }
 
-/** The settings of the Lagrange multipliers, from the runcard. */
-export interface LagrangeOptions {
+/** One replica's settings of the Lagrange multipliers. */
+export interface ReplicaLagrangeOptions {
   readonly epochs: number;
   readonly positivity: {
     readonly initial?: number | undefined;
@@ -59,14 +64,38 @@ export interface LagrangeOptions {
   };
 }
 
-/** The Lagrange settings of a runcard: its epochs and `parameters.{positivity, integrability}`. */
-export function lagrangeOptions(runcard: Runcard): LagrangeOptions {
-  const { parameters } = runcard;
+/** The settings of the Lagrange multipliers, from the runcard. */
+export interface LagrangeOptions extends ReplicaLagrangeOptions {
+  /**
+   * Each replica's own settings `(replicas)`, when they differ (`parameters_per_replica`,
+   * `trial_specs`); the fields above are then the first replica's.
+   */
+  readonly replicas?: readonly ReplicaLagrangeOptions[];
+}
+
+function replicaLagrangeOptions(parameters: Runcard['parameters']): ReplicaLagrangeOptions {
   return {
     epochs: parameters.epochs,
     positivity: parameters.positivity,
     integrability: parameters.integrability,
   };
+}
+
+/**
+ * The Lagrange settings of a runcard: its epochs and `parameters.{positivity, integrability}`,
+ * or with `replicas` each replica's (`replicaParameters`) when they differ.
+ *
+ * @param replicas - the replicas, 1-based, in the order of the fit's replica axis
+ */
+export function lagrangeOptions(runcard: Runcard, replicas?: readonly number[]): LagrangeOptions {
+  const shared = replicaLagrangeOptions(runcard.parameters);
+  if (replicas === undefined || replicas.length === 0) return shared;
+  const own = replicas.map((replica) =>
+    replicaLagrangeOptions(replicaParameters(runcard, replica)),
+  );
+  const texts = own.map((options) => canonicalJson(options));
+  if (texts.every((text) => text === texts[0])) return own[0] ?? shared;
+  return { ...(own[0] ?? shared), replicas: own };
 }
 
 /**
@@ -81,20 +110,24 @@ export function lagrangeTerms(inputs: FitInputs, lagrange: LagrangeOptions): Lag
   const terms = (
     kind: LagrangeTerm['kind'],
     sets: readonly LagrangeDataset[],
-    makePenalty: (multiplier: number) => LagrangePenalty,
+    makePenalty: (multiplier: number | readonly number[]) => LagrangePenalty,
   ) =>
     sets.map((set): LagrangeTerm => {
-      const schedule = lagrangeSchedule({
-        ...lagrange[kind],
-        maxLambda: set.maxLambda,
-        epochs: lagrange.epochs,
-      });
+      const scheduleOf = (options: ReplicaLagrangeOptions) =>
+        lagrangeSchedule({ ...options[kind], maxLambda: set.maxLambda, epochs: options.epochs });
+      const schedule = scheduleOf(lagrange);
+      const own = lagrange.replicas?.map(scheduleOf);
+      const differ = own?.some(
+        (other) => other.initial !== schedule.initial || other.multiplier !== schedule.multiplier,
+      );
+      const schedules = differ === true ? own : undefined;
       return {
         kind,
         name: `${kind}/${set.name}`,
         observable: new ObservableLayer({ observable: set.observable }),
-        penalty: makePenalty(schedule.initial),
+        penalty: makePenalty(schedules?.map((each) => each.initial) ?? schedule.initial),
         schedule,
+        schedules,
       };
     });
   return [
@@ -232,8 +265,9 @@ function lagrangeGroups(
 }
 
 /**
- * Each column's λ, `(1, Σ points)`, from the sets' multipliers `(1)` each: recomputed only when
- * a multiplier has been written since (every 100 epochs, or from a checkpoint), not every step.
+ * Each column's λ, `(1, Σ points)` — or `(replicas, Σ points)` when some set has a λ per
+ * replica — from the sets' multipliers, `(1)` or `(replicas, 1)` each: recomputed only when a
+ * multiplier has been written since (every 100 epochs, or from a checkpoint), not every step.
  */
 class CachedColumns {
   private key: readonly object[] = [];
@@ -242,15 +276,22 @@ class CachedColumns {
   /** @param indicator - `(Σ points, sets)`, 1 where a column belongs to a set */
   constructor(private readonly indicator: ConstantMatrix) {}
 
-  of(multipliers: readonly tf.Tensor1D[]): tf.Tensor2D {
+  of(multipliers: readonly tf.Tensor[]): tf.Tensor2D {
     const key = multipliers.map((multiplier) => multiplier.dataId);
     const same = key.length === this.key.length && key.every((id, i) => id === this.key[i]);
     if (this.columns === undefined || !same) {
       this.columns?.dispose();
+      const rows = Math.max(...multipliers.map((multiplier) => multiplier.shape[0] ?? 1));
       this.columns = tf.keep(
         tf.tidy(() =>
           tf.matMul(
-            tf.reshape<tf.Rank.R2>(tf.concat([...multipliers]), [1, multipliers.length]),
+            tf.concat(
+              multipliers.map((multiplier) => {
+                const column = tf.reshape(multiplier, [multiplier.shape[0] ?? 1, 1]);
+                return column.shape[0] === rows ? column : tf.mul(tf.ones([rows, 1]), column);
+              }),
+              1,
+            ) as tf.Tensor2D,
             this.indicator.transposed,
           ),
         ),
@@ -458,34 +499,47 @@ export class FitObjective {
     });
   }
 
-  /** Grows every multiplier by its schedule's factor (call every 100 epochs), on the device. */
+  /**
+   * Grows every multiplier by its schedule's factor (call every 100 epochs), on the device: each
+   * replica's own factor when the replicas' schedules differ.
+   */
   updateMultipliers(): void {
     for (const term of this.lagrangeTerms) {
-      term.penalty.scaleMultiplier(term.schedule.multiplier);
+      term.penalty.scaleMultiplier(
+        term.schedules?.map((schedule) => schedule.multiplier) ?? term.schedule.multiplier,
+      );
     }
   }
 
   /**
    * The current multiplier λ of every positivity and integrability set, by name
-   * (`positivity/<set>`, `integrability/<set>`), in one read-back from the device (a host sync:
-   * for checkpoints at a read-back, not every step). Sets whose penalty has not run yet report
-   * their initial λ.
+   * (`positivity/<set>`, `integrability/<set>`): one value, or one per replica where the
+   * replicas' schedules differ; in one read-back from the device (a host sync: for checkpoints
+   * at a read-back, not every step). Sets whose penalty has not run yet report their initial λ.
    */
-  async multipliers(): Promise<Map<string, number>> {
+  async multipliers(): Promise<Map<string, Float32Array>> {
     const terms = this.lagrangeTerms;
     if (terms.length === 0) return new Map();
     const all = tf.tidy(() =>
       tf.concat(
         terms.map((term) =>
           term.penalty.built
-            ? (term.penalty.getWeights()[0] as tf.Tensor1D)
-            : tf.tensor1d([term.penalty.initialMultiplier]),
+            ? tf.reshape(term.penalty.getWeights()[0], [-1])
+            : tf.tensor1d([...term.penalty.initialMultipliers]),
         ),
       ),
     );
     try {
       const values = await all.data();
-      return new Map(terms.map((term, i) => [term.name, values[i]]));
+      let offset = 0;
+      return new Map(
+        terms.map((term) => {
+          const size = term.penalty.initialMultipliers.length;
+          const own = Float32Array.from(values.subarray(offset, offset + size));
+          offset += size;
+          return [term.name, own];
+        }),
+      );
     } finally {
       all.dispose();
     }
@@ -495,10 +549,12 @@ export class FitObjective {
    * Sets the multiplier λ of every positivity and integrability set, e.g. from a checkpoint
    * taken with {@link FitObjective.multipliers} (float32 values come back exactly).
    *
-   * @param values - λ by name (`positivity/<set>`, `integrability/<set>`), one for every set
-   * @throws InvalidArgumentError when a set is missing or unknown, or a value is not finite
+   * @param values - λ by name (`positivity/<set>`, `integrability/<set>`), one for every set: a
+   *   number for every replica, or one per replica where the replicas' schedules differ
+   * @throws InvalidArgumentError when a set is missing or unknown, a value is not finite, or a
+   *   set is given another number of values than it has multipliers
    */
-  setMultipliers(values: ReadonlyMap<string, number>): void {
+  setMultipliers(values: ReadonlyMap<string, number | Float32Array>): void {
     const terms = this.lagrangeTerms;
     const names = terms.map((term) => term.name);
     const unknown = [...values.keys()].filter((name) => !names.includes(name));
@@ -511,12 +567,24 @@ export class FitObjective {
         problem: `expected the sets [${names.join(', ')}]${listed('missing', missing)}${listed('unknown', unknown)}`,
       });
     }
-    const bad = [...values].find(([, value]) => !Number.isFinite(value));
-    if (bad !== undefined) {
-      throw new InvalidArgumentError({
-        argument: `multipliers.${bad[0]}`,
-        problem: `expected a finite number, got ${bad[1]}`,
-      });
+    const listOf = (value: number | Float32Array) =>
+      typeof value === 'number' ? [value] : Array.from(value);
+    for (const [name, value] of values) {
+      const list = listOf(value);
+      const bad = list.find((each) => !Number.isFinite(each));
+      if (bad !== undefined) {
+        throw new InvalidArgumentError({
+          argument: `multipliers.${name}`,
+          problem: `expected finite numbers, got ${bad}`,
+        });
+      }
+      const expected = terms.find((term) => term.name === name)?.penalty.initialMultipliers.length;
+      if (list.length !== 1 && list.length !== expected) {
+        throw new InvalidArgumentError({
+          argument: `multipliers.${name}`,
+          problem: `expected ${expected} value(s), one per replica, got ${list.length}`,
+        });
+      }
     }
     for (const term of terms) {
       // λ exists once the penalty has run: run it once on zeros (it has no other state).
@@ -525,7 +593,8 @@ export class FitObjective {
           term.penalty.apply(tf.zeros([this.replicas, 1]));
         });
       }
-      term.penalty.setMultiplier(values.get(term.name) ?? term.penalty.initialMultiplier);
+      const list = listOf(values.get(term.name) ?? term.penalty.initialMultiplier);
+      term.penalty.setMultiplier(list.length === 1 ? (list[0] ?? 1) : list);
     }
   }
 

@@ -17,6 +17,7 @@ export {
   type TrainingProgress,
   type TrainingResult,
 } from './train-replicas.js';
+export { replicaFitEnds, replicaReadBacks, type ReplicaReadBacks } from './replica-fit-ends.js';
 export { TrainingInterruptedError } from './training-interrupted-error.js';
 export {
   disposeStepLosses,

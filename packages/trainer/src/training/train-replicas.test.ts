@@ -1,7 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { expect, it } from 'vitest';
 import { describeOnBackends } from '@partonfit/testing';
-import { closureInputs, smallClosureRuncard } from './training.fixture.js';
+import {
+  closureInputs,
+  disposeResult,
+  smallClosureRuncard,
+  worstRelativeDifference,
+} from './training.fixture.js';
 import { trainReplicas, type TrainingResult } from './train-replicas.js';
 
 /** Each trainable weight, per replica: `(replicas)` lists of flat float32 values. */
@@ -18,17 +23,10 @@ async function replicaWeights(result: TrainingResult): Promise<Float32Array[][]>
   );
 }
 
-function dispose(result: TrainingResult): void {
-  result.objective.dispose();
-  result.model.dispose();
-}
+const dispose = disposeResult;
 
 function maxRelativeDifference(a: Float32Array, b: Float32Array): number {
-  let worst = 0;
-  a.forEach((value, i) => {
-    worst = Math.max(worst, Math.abs(value - b[i]) / Math.max(1e-3, Math.abs(b[i])));
-  });
-  return worst;
+  return worstRelativeDifference(a, b, 1e-3);
 }
 
 const DATASETS = ['CLOSURE_F2P', 'CLOSURE_F2D', 'CLOSURE_NU_XF3', 'CLOSURE_XG'];

@@ -1,5 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { InvalidArgumentError, positiveInteger, type Runcard } from '@partonfit/core';
+import {
+  InvalidArgumentError,
+  positiveInteger,
+  type FitParameters,
+  type Runcard,
+} from '@partonfit/core';
 import type { FitInputs } from '@partonfit/fktables';
 import { gaussIntegrationGrid, type IntegrationGrid } from '@partonfit/layers';
 import {
@@ -17,6 +22,7 @@ import { ReplicaPdfModel, type ReplicaPdfModelOptions } from '../model/pdf-model
 import { createReplicaOptimizer } from '../optimizers/replica-optimizer.js';
 import { ReplicaStopping, type StoppingSnapshot } from '../stopping/replica-stopping.js';
 import { FitObjective, lagrangeOptions } from './fit-objective.js';
+import { replicaFitEnds } from './replica-fit-ends.js';
 import { TrainingInterruptedError } from './training-interrupted-error.js';
 import { TrainingSteps } from './training-step.js';
 import {
@@ -78,7 +84,7 @@ export interface TrainingProgress {
   readonly epoch: number;
   /** Of `parameters.epochs`. */
   readonly epochs: number;
-  /** Replicas that have not stopped. */
+  /** Replicas that have neither stopped nor done their own epochs. */
   readonly training: number;
   /** Training χ² per training point of each replica at this epoch, (replicas). */
   readonly trainingChi2PerPoint: Float32Array;
@@ -96,6 +102,13 @@ export interface TrainingResult {
   readonly objective: FitObjective;
   /** Epochs run (the fit stops early when every replica has stopped). */
   readonly epochsRun: number;
+  /**
+   * The epoch at which each replica's own fit ended, `(replicas)` ({@link replicaFitEnds}): what
+   * `epochsRun` would be for that replica fitted alone. The model trains every replica until the
+   * last of them ends; a replica past its own `epochs` (`parameters_per_replica`,
+   * `trial_specs`) is frozen, so its results are those of its own fit.
+   */
+  readonly replicaEpochs: Int32Array;
   /** Stopping state at the end. */
   readonly stopping: StoppingSnapshot;
   /** χ² per point of each replica with its best weights: training, validation, experimental. */
@@ -104,8 +117,13 @@ export interface TrainingResult {
     validation: Float64Array;
     experimental: Float64Array;
   };
-  /** Each `log_every` epochs: the epoch and every replica's training and validation χ²/n. */
+  /**
+   * Each `log_every` epochs, and at every replica's last epoch: the epoch and every replica's
+   * training and validation χ²/n (`replicaReadBacks` gives one replica's own).
+   */
   readonly history: readonly TrainingHistoryEntry[];
+  /** Epochs between two read-backs (`log_every`). */
+  readonly logEvery: number;
   /** Wall time of the training loop, in seconds (of all runs, when resumed from a checkpoint). */
   readonly seconds: number;
 }
@@ -133,21 +151,33 @@ export function buildTrainingParts(
     integration,
     modelOptions,
   );
-  const objective = new FitObjective(inputs, lagrangeOptions(runcard));
-  const optimizer = createReplicaOptimizer({
-    name: parameters.optimizer.optimizer_name,
-    learningRate: parameters.optimizer.learning_rate,
-    clipnorm: parameters.optimizer.clipnorm,
+  const { methodology } = model;
+  const objective = new FitObjective(inputs, lagrangeOptions(runcard, inputs.replicas));
+  const optimizerOf = (row: FitParameters) => ({
+    name: row.optimizer.optimizer_name,
+    learningRate: row.optimizer.learning_rate,
+    clipnorm: row.optimizer.clipnorm,
   });
+  const optimizer = createReplicaOptimizer(
+    methodology.uniform
+      ? optimizerOf(methodology.parameters[0] ?? parameters)
+      : {
+          replicas: methodology.parameters.map(optimizerOf),
+          variableRows: model.trainableRows(),
+        },
+  );
+  const epochsDiffer = methodology.epochs.some((epochs) => epochs !== methodology.maxEpochs);
   const stopping = new ReplicaStopping(
     {
       replicas: inputs.replicas.length,
-      patience: Math.trunc(parameters.epochs * parameters.stopping_patience),
+      patience: methodology.uniform ? (methodology.patience[0] ?? 0) : methodology.patience,
+      ...(epochsDiffer ? { epochs: methodology.epochs } : {}),
       thresholdChi2: parameters.threshold_chi2,
       delta: parameters.stopping_delta,
       positivityThreshold: parameters.positivity.threshold,
     },
     model.weights(),
+    model.weightRows(),
   );
   return { model, objective, optimizer, stopping };
 }
@@ -197,6 +227,7 @@ async function runEpochs(
   const steps = new TrainingSteps(parts, inputs.trainingCounts, {
     logEvery: settings.logEvery,
     epochs,
+    replicaEpochs: parts.model.methodology.epochs,
   });
   const history = [...loop.history];
   let nextCheckpoint = (Math.floor(loop.epoch / every) + 1) * every;
@@ -214,7 +245,12 @@ async function runEpochs(
     });
   };
   try {
-    for (let epoch = loop.epoch; epoch < epochs && !ReplicaStopping.allStopped(snapshot); epoch++) {
+    const { epochs: replicaEpochs } = parts.model.methodology;
+    const over = () =>
+      replicaFitEnds(snapshot.stopEpoch, replicaEpochs, settings.logEvery).every(
+        (end) => end <= epochsRun,
+      );
+    for (let epoch = loop.epoch; epoch < epochs && !over(); epoch++) {
       if (signal !== undefined) {
         await yieldToEventLoop();
         if (signal.aborted) await interrupt();
@@ -227,7 +263,7 @@ async function runEpochs(
       const training = readBack.trainingChi2PerPoint;
       const validation = readBack.validationChi2PerPoint;
       history.push({ epoch: epochsRun, training, validation });
-      const finished = epochsRun === epochs || ReplicaStopping.allStopped(snapshot);
+      const finished = epochsRun === epochs || over();
       if (checkpoint !== undefined && (epochsRun >= nextCheckpoint || finished)) {
         const state = { epoch: epochsRun, seconds: seconds(), history };
         await writeCheckpoint(checkpoint.file, await captureCheckpoint(parts, fingerprint, state));
@@ -236,7 +272,9 @@ async function runEpochs(
       onProgress?.({
         epoch: epochsRun,
         epochs,
-        training: snapshot.stopEpoch.filter((stop) => stop < 0).length,
+        training: snapshot.stopEpoch.filter(
+          (stop, r) => stop < 0 && epochsRun < (replicaEpochs[r] ?? epochs),
+        ).length,
         trainingChi2PerPoint: training,
         validationChi2PerPoint: validation,
         stopping: snapshot,
@@ -309,8 +347,11 @@ export async function trainReplicas(
     });
   }
   const fingerprint = options.fingerprint ?? runFingerprint(runcard, inputs.replicas, inputs);
+  const integration = options.integrationGrid ?? gaussIntegrationGrid(100);
+  const parts = buildTrainingParts(runcard, inputs, integration, options.model);
+  const { methodology } = parts.model;
   const settings: LoopSettings = {
-    epochs: runcard.parameters.epochs,
+    epochs: methodology.maxEpochs,
     fingerprint,
     logEvery: positiveInteger(options.logEvery ?? 100, 'logEvery'),
     checkpoint:
@@ -324,8 +365,6 @@ export async function trainReplicas(
     signal: options.signal,
     start,
   };
-  const integration = options.integrationGrid ?? gaussIntegrationGrid(100);
-  const parts = buildTrainingParts(runcard, inputs, integration, options.model);
   try {
     let resumed: TrainingLoopState = { epoch: 0, seconds: 0, history: [] };
     if (resume !== false && checkpoint !== undefined) {
@@ -340,9 +379,14 @@ export async function trainReplicas(
       model: parts.model,
       objective: parts.objective,
       epochsRun: loop.epochsRun,
+      replicaEpochs: Int32Array.from(
+        replicaFitEnds(loop.snapshot.stopEpoch, methodology.epochs, settings.logEvery),
+        (end) => Math.min(end, loop.epochsRun),
+      ),
       stopping: loop.snapshot,
       chi2PerPoint: await replicaChi2(parts, inputs),
       history: loop.history,
+      logEvery: settings.logEvery,
       seconds: loop.seconds,
     };
   } catch (error) {

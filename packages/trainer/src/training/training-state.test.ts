@@ -69,7 +69,10 @@ describeOnBackends('captureCheckpoint and restoreCheckpoint', () => {
     expect(fresh.stopping.bestEpoch).not.toEqual(saved.stopping.bestEpoch);
     // No multiplier grew in 30 epochs: set others to see them restored.
     const multipliers = new Map(
-      [...saved.multipliers].map(([name, lambda], i) => [name, Math.fround(lambda * (2 + i))]),
+      [...saved.multipliers].map(([name, lambda], i) => [
+        name,
+        lambda.map((value) => value * (2 + i)),
+      ]),
     );
     restoreCheckpoint(file, { ...saved, multipliers }, parts);
     expect(await parts.objective.multipliers()).toEqual(multipliers);

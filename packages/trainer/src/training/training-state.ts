@@ -161,14 +161,14 @@ function optimizerSlots(
   trainable: readonly { readonly name: string; readonly shape: readonly number[] }[],
   fail: (key: string, problem: string) => InputFileError,
 ): Record<string, readonly CheckpointArray[]> {
-  const { slotNames, settings } = parts.optimizer;
+  const { slotNames, name: optimizer } = parts.optimizer;
   const { name, step, slots } = checkpoint.optimizer;
-  if (name !== settings.name) {
-    throw fail('optimizer', `written by a ${name} optimiser, this fit uses ${settings.name}`);
+  if (name !== optimizer) {
+    throw fail('optimizer', `written by a ${name} optimiser, this fit uses ${optimizer}`);
   }
   const unknown = [...slots.keys()].find((slot) => !slotNames.includes(slot));
   if (unknown !== undefined) {
-    throw fail(`optimizer/${unknown}`, `${settings.name} keeps no such statistic`);
+    throw fail(`optimizer/${unknown}`, `${optimizer} keeps no such statistic`);
   }
   return Object.fromEntries(
     slotNames.map((slot) => {
@@ -227,7 +227,7 @@ export function restoreCheckpoint(
     }
   });
   const optimizerState: ReplicaOptimizerState = {
-    optimizer: parts.optimizer.settings.name,
+    optimizer: parts.optimizer.name,
     step: checkpoint.optimizer.step,
     slots: Object.fromEntries(
       Object.entries(slots).map(([slot, arrays]) => [slot, arrays.map(tensorOf)]),

@@ -71,7 +71,7 @@ export function trainingStep(
     optimizer.applyGradients(
       variables,
       variables.map((variable) => grads[variable.name]),
-      { active: stopping.activeReplicas() },
+      { active: stopping.activeReplicas(epoch) },
     );
     model.clipPreprocessing();
   } catch (error) {
@@ -100,6 +100,11 @@ export interface TrainingStepsOptions {
   readonly logEvery?: number;
   /** The last epoch of the fit: its step is logged too, whether or not `logEvery` divides it. */
   readonly epochs?: number;
+  /**
+   * Each replica's epochs, when they may differ: the step of each replica's last epoch is
+   * logged too, as that replica's own fit would log it.
+   */
+  readonly replicaEpochs?: readonly number[];
 }
 
 /**
@@ -112,7 +117,7 @@ export class TrainingSteps {
   /** Steps between two read-backs. */
   readonly logEvery: number;
   private readonly parts: TrainingParts;
-  private readonly epochs: number | undefined;
+  private readonly lastEpochs: ReadonlySet<number>;
   /** Each replica's number of training points (at least 1), `(replicas)`. */
   private readonly trainingCounts: tf.Tensor1D;
   /** `[training χ²/n, validation χ²/n]` of the last logged step, `(2, replicas)`. */
@@ -130,13 +135,16 @@ export class TrainingSteps {
   ) {
     this.parts = parts;
     this.logEvery = positiveInteger(options.logEvery ?? 100, 'logEvery');
-    this.epochs = options.epochs;
+    this.lastEpochs = new Set([
+      ...(options.epochs === undefined ? [] : [options.epochs]),
+      ...(options.replicaEpochs ?? []),
+    ]);
     this.trainingCounts = tf.tensor1d(Array.from(trainingCounts, (count) => Math.max(count, 1)));
   }
 
-  /** Whether the step of `epoch` (0-based) ends a logging interval, or the fit. */
+  /** Whether the step of `epoch` (0-based) ends a logging interval, the fit or a replica's fit. */
   endsInterval(epoch: number): boolean {
-    return (epoch + 1) % this.logEvery === 0 || epoch + 1 === this.epochs;
+    return (epoch + 1) % this.logEvery === 0 || this.lastEpochs.has(epoch + 1);
   }
 
   /** Runs the training step of `epoch` (0-based) for every replica. */

@@ -1,4 +1,5 @@
 import { loadRuncard, type Runcard } from '@partonfit/core';
+import type { TrainingResult } from './train-replicas.js';
 import { prepareFitInputs, type FitInputs } from '@partonfit/fktables';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
 
@@ -42,4 +43,23 @@ export async function closureInputs(
   return (
     await prepareFitInputs(runcard, { runcardFile: CLOSURE_RUNCARD, replicas, cacheFolder: null })
   ).inputs;
+}
+
+/** Frees what a training result holds (its model and objective). */
+export function disposeResult(result: TrainingResult): void {
+  result.objective.dispose();
+  result.model.dispose();
+}
+
+/** max |a − b| / max(|b|, floor) over the elements. */
+export function worstRelativeDifference(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  floor: number,
+): number {
+  let worst = 0;
+  for (let i = 0; i < b.length; i++) {
+    worst = Math.max(worst, Math.abs(a[i] - b[i]) / Math.max(floor, Math.abs(b[i])));
+  }
+  return worst;
 }

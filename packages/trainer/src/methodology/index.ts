@@ -1,0 +1,6 @@
+export {
+  replicaMethodology,
+  replicaTrainingOrder,
+  type NetworkGroup,
+  type ReplicaMethodology,
+} from './replica-methodology.js';

@@ -1,0 +1,155 @@
+import {
+  canonicalJson,
+  InvalidArgumentError,
+  replicaParameters,
+  replicaParametersEntry,
+  type FitParameters,
+  type Runcard,
+} from '@partonfit/core';
+import type { ActivationName, InitializerName } from '@partonfit/layers';
+
+/**
+ * Replicas that train in one multi-replica network: the same optimiser and the same depth and
+ * activations, in consecutive model rows. Narrower members are padded to the widest member's
+ * width in each layer (`MultiDenseNetwork`'s `replicaUnits`).
+ */
+export interface NetworkGroup {
+  /** The group's first model row. */
+  readonly start: number;
+  /** One past its last model row. */
+  readonly end: number;
+  /** The activation of each layer, shared by the group. */
+  readonly activations: readonly ActivationName[];
+  /** The widest member's width of each layer: the network's widths. */
+  readonly units: readonly number[];
+  /** Each member's width of each layer, `(layers, members)`. */
+  readonly replicaUnits: readonly (readonly number[])[];
+  /** Each member's kernel initialiser, `(members)`. */
+  readonly initializers: readonly InitializerName[];
+}
+
+/**
+ * The hyperparameters of every replica of a fit, in the model's row order, and how the model
+ * groups them (see the package README, "Replicas with their own hyperparameters").
+ */
+export interface ReplicaMethodology {
+  /** The replicas, 1-based, in model row order (see {@link replicaTrainingOrder}). */
+  readonly replicas: readonly number[];
+  /** Each row's whole `parameters` section (`replicaParameters`). */
+  readonly parameters: readonly FitParameters[];
+  /** Each row's entry of `parameters_per_replica`, undefined without them. */
+  readonly entries: readonly (number | undefined)[];
+  /** Whether every replica has the same parameters: the model then has one network, scalars. */
+  readonly uniform: boolean;
+  /** The network groups, covering the rows in order. */
+  readonly networks: readonly NetworkGroup[];
+  /** Each row's `epochs`. */
+  readonly epochs: readonly number[];
+  /** The most epochs of any replica: how long the training loop may run. */
+  readonly maxEpochs: number;
+  /** Each row's patience in epochs, `int(epochs · stopping_patience)` as upstream. */
+  readonly patience: readonly number[];
+}
+
+/** The key of a replica's network group: optimiser, then depth and activations. */
+function groupKey(parameters: FitParameters): [string, string] {
+  return [parameters.optimizer.optimizer_name, parameters.activation_per_layer.join(',')];
+}
+
+/**
+ * The order in which a fit's replicas are the rows of the multi-replica model: grouped by
+ * optimiser, then by depth and activations (each group in the order its first replica appears
+ * in `replicas`), replicas within a group in the order given — so that each network group is a
+ * run of consecutive rows. With one set of parameters for all (the usual fit) the order is
+ * `replicas` itself. The replicas' results do not depend on it: every replica is seeded by its
+ * own number.
+ *
+ * @param replicas - the fit's replicas, 1-based
+ */
+export function replicaTrainingOrder(runcard: Runcard, replicas: readonly number[]): number[] {
+  const keys = replicas.map((replica) => groupKey(replicaParameters(runcard, replica)));
+  const firstOf = (level: 0 | 1) => {
+    const first = new Map<string, number>();
+    keys.forEach((key, i) => {
+      const name = level === 0 ? key[0] : key.join('|');
+      if (!first.has(name)) first.set(name, i);
+    });
+    return (i: number) => first.get(level === 0 ? keys[i][0] : keys[i].join('|')) ?? i;
+  };
+  const optimizerRank = firstOf(0);
+  const networkRank = firstOf(1);
+  return replicas
+    .map((replica, i) => ({ replica, i }))
+    .sort(
+      (a, b) =>
+        optimizerRank(a.i) - optimizerRank(b.i) || networkRank(a.i) - networkRank(b.i) || a.i - b.i,
+    )
+    .map(({ replica }) => replica);
+}
+
+/**
+ * The methodology of a fit's replicas as the model trains them: each row's parameters, the
+ * network groups (consecutive rows of one optimiser, depth and activations), and each row's
+ * epochs and patience.
+ *
+ * @param replicas - the replicas in model row order, as {@link replicaTrainingOrder} gives them
+ * @throws InvalidArgumentError when the replicas are not in that order (a group's rows would not
+ *   be consecutive)
+ */
+export function replicaMethodology(
+  runcard: Runcard,
+  replicas: readonly number[],
+): ReplicaMethodology {
+  const parameters = replicas.map((replica) => replicaParameters(runcard, replica));
+  const entries = replicas.map((replica) => replicaParametersEntry(runcard, replica));
+  const texts = parameters.map((row) => canonicalJson(row));
+  const uniform = texts.every((text) => text === texts[0]);
+  const networks: NetworkGroup[] = [];
+  const seen = new Set<string>();
+  let start = 0;
+  for (let row = 1; row <= replicas.length; row++) {
+    const key = groupKey(parameters[start]).join('|');
+    if (row < replicas.length && groupKey(parameters[row]).join('|') === key) continue;
+    if (seen.has(key)) {
+      throw new InvalidArgumentError({
+        argument: 'replicas',
+        problem: `replica ${replicas[start]}'s network group (${key}) is not in consecutive rows: order the replicas with replicaTrainingOrder`,
+      });
+    }
+    seen.add(key);
+    networks.push(networkGroup(parameters, start, row));
+    start = row;
+  }
+  const epochs = parameters.map((row) => row.epochs);
+  return {
+    replicas: [...replicas],
+    parameters,
+    entries,
+    uniform,
+    networks,
+    epochs,
+    maxEpochs: Math.max(...epochs),
+    patience: parameters.map((row) => Math.trunc(row.epochs * row.stopping_patience)),
+  };
+}
+
+function networkGroup(
+  parameters: readonly FitParameters[],
+  start: number,
+  end: number,
+): NetworkGroup {
+  const members = parameters.slice(start, end);
+  const first = members[0];
+  const layers = first.nodes_per_layer.length;
+  const replicaUnits = Array.from({ length: layers }, (_, l) =>
+    members.map((member) => member.nodes_per_layer[l] ?? 0),
+  );
+  return {
+    start,
+    end,
+    activations: first.activation_per_layer,
+    units: replicaUnits.map((widths) => Math.max(...widths)),
+    replicaUnits,
+    initializers: members.map((member) => member.initializer),
+  };
+}
