@@ -1,4 +1,5 @@
 import { TRIAL_STATES, type HyperscanTrial, type HyperscanTries } from './tries-file.js';
+import { isMapping } from '../validate/is-mapping.js';
 
 /**
  * The settings n3fit 4.1.5 takes from each trial (the columns of validphys's
@@ -67,10 +68,6 @@ export function selectTrials(
   return {
     trials: ranked.slice(0, counts.number_of_trials).map(({ trial }, rank) => ({ trial, rank })),
   };
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Whether a trial holds a value for a setting (n3fit writes `null` for settings not sampled). */

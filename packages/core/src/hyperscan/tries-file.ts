@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputFileError } from '../errors/input-file-error.js';
+import { isMapping } from '../validate/is-mapping.js';
 
 /** hyperopt's trial states (`hyperopt.base.JOB_STATE_*`): only `DONE` trials have a result. */
 export const TRIAL_STATES = { new: 0, running: 1, done: 2, error: 3, cancelled: 4 } as const;
@@ -137,10 +138,6 @@ function withPythonNumbersQuoted(text: string): string {
     i += token.length - 1;
   }
   return out;
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A number written as a number or, by a scan without MongoDB, as a numpy string. */

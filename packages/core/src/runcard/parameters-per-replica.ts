@@ -15,6 +15,7 @@ import {
   REPLICA_LAGRANGE_SETTINGS,
 } from './replica-parameters.js';
 import { suggestKey } from './suggest-key.js';
+import { isMapping } from '../validate/is-mapping.js';
 
 /** An issue found while expanding per-replica settings, with the document path to locate it at. */
 export interface PlacedIssue {
@@ -53,66 +54,55 @@ export const TRIAL_SET_PARAMETERS = [
   'dropout',
 ] as const;
 
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+function isOneOf(names: readonly string[], key: string): boolean {
+  return names.includes(key);
 }
 
 /**
- * The settings of an entry a replica may set itself: keys refused by {@link entryKeyIssues} are
- * left out, so that each problem is reported once.
+ * One entry of `parameters_per_replica` split into the settings a replica may set itself and the
+ * problems with the rest (shared settings, unknown keys): the refused keys are left out of the
+ * settings, so that each problem is reported once.
  */
-function replicaSettingsOf(entry: Record<string, unknown>): Record<string, unknown> {
-  const settings: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(entry)) {
-    if (!(REPLICA_HYPERPARAMETERS as readonly string[]).includes(key)) continue;
-    settings[key] =
-      (key === 'positivity' || key === 'integrability') && isMapping(value)
-        ? Object.fromEntries(
-            Object.entries(value).filter(([setting]) =>
-              (REPLICA_LAGRANGE_SETTINGS as readonly string[]).includes(setting),
-            ),
-          )
-        : value;
-  }
-  return settings;
-}
-
-/** Problems with the keys one entry of `parameters_per_replica` gives. */
-function entryKeyIssues(
+function replicaEntry(
   entry: Record<string, unknown>,
   at: KeyPath,
   sharedKeys: ReadonlySet<string>,
-): PlacedIssue[] {
+): { settings: Record<string, unknown>; issues: PlacedIssue[] } {
+  const settings: Record<string, unknown> = {};
   const issues: PlacedIssue[] = [];
   const place = (path: KeyPath, problem: string) =>
     issues.push({ issue: { keyPath: formatKeyPath(path), problem }, at: path });
+  const perReplica = REPLICA_HYPERPARAMETERS.join(', ');
   for (const [key, value] of Object.entries(entry)) {
     const path = [...at, key];
-    if ((REPLICA_HYPERPARAMETERS as readonly string[]).includes(key)) {
-      if ((key === 'positivity' || key === 'integrability') && isMapping(value)) {
-        for (const setting of Object.keys(value)) {
-          if (!(REPLICA_LAGRANGE_SETTINGS as readonly string[]).includes(setting)) {
-            place(
-              [...path, setting],
-              `not a per-replica setting: only ${REPLICA_LAGRANGE_SETTINGS.join(' and ')} may differ between replicas; set it once in parameters.${key}`,
-            );
-          }
-        }
-      }
-    } else if (sharedKeys.has(key)) {
-      place(
-        path,
-        `shared by every replica: set it once in parameters (per replica: ${REPLICA_HYPERPARAMETERS.join(', ')})`,
-      );
-    } else {
+    if (!isOneOf(REPLICA_HYPERPARAMETERS, key)) {
       const suggestion = suggestKey(key, new Set(REPLICA_HYPERPARAMETERS));
       place(
         path,
-        `not a hyperparameter${suggestion === undefined ? '' : ` (did you mean '${suggestion}'?)`}; per replica: ${REPLICA_HYPERPARAMETERS.join(', ')}`,
+        sharedKeys.has(key)
+          ? `shared by every replica: set it once in parameters (per replica: ${perReplica})`
+          : `not a hyperparameter${suggestion === undefined ? '' : ` (did you mean '${suggestion}'?)`}; per replica: ${perReplica}`,
       );
+      continue;
     }
+    if ((key !== 'positivity' && key !== 'integrability') || !isMapping(value)) {
+      settings[key] = value;
+      continue;
+    }
+    const own: Record<string, unknown> = {};
+    for (const [setting, schedule] of Object.entries(value)) {
+      if (isOneOf(REPLICA_LAGRANGE_SETTINGS, setting)) {
+        own[setting] = schedule;
+      } else {
+        place(
+          [...path, setting],
+          `not a per-replica setting: only ${REPLICA_LAGRANGE_SETTINGS.join(' and ')} may differ between replicas; set it once in parameters.${key}`,
+        );
+      }
+    }
+    settings[key] = own;
   }
-  return issues;
+  return { settings, issues };
 }
 
 /**
@@ -158,14 +148,18 @@ export function expandParametersPerReplica(
   if (isMapping(specs)) return expandTrialSpecs(raw, specs, tries);
   if (!Array.isArray(listed)) return { issues: [], trials: undefined, ownKeys: [] };
   const entries: unknown[] = listed;
-  const issues = entries.flatMap((entry, i) =>
-    isMapping(entry) ? entryKeyIssues(entry, ['parameters_per_replica', i], sharedKeys) : [],
+  const split = entries.map((entry, i) =>
+    isMapping(entry) ? replicaEntry(entry, ['parameters_per_replica', i], sharedKeys) : undefined,
   );
-  raw.parameters_per_replica = entries.map((entry) =>
-    isMapping(entry) ? mergeReplicaParameters(raw.parameters, replicaSettingsOf(entry)) : entry,
-  );
-  const ownKeys = entries.map((entry) => (isMapping(entry) ? Object.keys(entry) : []));
-  return { issues, trials: undefined, ownKeys };
+  raw.parameters_per_replica = entries.map((entry, i) => {
+    const own = split[i];
+    return own === undefined ? entry : mergeReplicaParameters(raw.parameters, own.settings);
+  });
+  return {
+    issues: split.flatMap((own) => own?.issues ?? []),
+    trials: undefined,
+    ownKeys: entries.map((entry) => (isMapping(entry) ? Object.keys(entry) : [])),
+  };
 }
 
 function expandTrialSpecs(
@@ -187,7 +181,7 @@ function expandTrialSpecs(
   }
   const override = isMapping(specs.override) ? specs.override : {};
   for (const [key, value] of Object.entries(override)) {
-    if (!(TRIAL_COLUMNS as readonly string[]).includes(key)) {
+    if (!isOneOf(TRIAL_COLUMNS, key)) {
       const suggestion = suggestKey(key, new Set(TRIAL_COLUMNS));
       place(
         ['trial_specs', 'override', key],

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import type { FitParameters, Runcard } from './runcard.js';
+import { isMapping } from '../validate/is-mapping.js';
 
 /**
  * The `parameters` a replica may set for itself (in `parameters_per_replica`, or from a scan's
@@ -61,10 +62,6 @@ export function replicaParameters(runcard: Runcard, replica: number): FitParamet
   return entry === undefined
     ? runcard.parameters
     : (runcard.parameters_per_replica?.[entry] ?? runcard.parameters);
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**

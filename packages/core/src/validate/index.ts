@@ -1,3 +1,4 @@
+export { isMapping } from './is-mapping.js';
 export {
   oneOf,
   positiveInteger,

@@ -1,4 +1,4 @@
-import { InputFileError } from '@partonfit/core';
+import { InputFileError, isMapping } from '@partonfit/core';
 
 /** One logged epoch of a replica's `chi2exps.log`. */
 export interface Chi2ExpsEntry {
@@ -40,10 +40,6 @@ export function chi2ExpsLogText(entries: ReadonlyMap<number, Chi2ExpsEntry>): st
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A logged number: a JSON number, or `null` for a non-finite value (read as NaN). */
 function loggedNumber(value: unknown): number | undefined {
   if (value === null) return Number.NaN;
@@ -66,7 +62,7 @@ export function parseChi2ExpsLog(text: string, file: string): Map<number, Chi2Ex
   } catch (cause) {
     throw new InputFileError({ file, problem: 'not valid JSON', cause });
   }
-  if (!isRecord(document)) {
+  if (!isMapping(document)) {
     throw new InputFileError({ file, problem: 'expected a JSON object keyed by epoch' });
   }
   const entries = new Map<number, Chi2ExpsEntry>();
@@ -75,7 +71,7 @@ export function parseChi2ExpsLog(text: string, file: string): Map<number, Chi2Ex
     if (!/^\d+$/.test(key) || epoch < 1) {
       throw new InputFileError({ file, key, problem: 'expected a positive integer epoch' });
     }
-    if (!isRecord(value)) {
+    if (!isMapping(value)) {
       throw new InputFileError({ file, key, problem: 'expected an object' });
     }
     const trainingLoss = loggedNumber(value.training_loss);
@@ -101,7 +97,7 @@ export function parseChi2ExpsLog(text: string, file: string): Map<number, Chi2Ex
       });
     }
     const rawChi2s = value.validation_chi2s;
-    if (!isRecord(rawChi2s)) {
+    if (!isMapping(rawChi2s)) {
       throw new InputFileError({
         file,
         key: `${key}.validation_chi2s`,

@@ -145,7 +145,6 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
     this.disposeMasks();
     this.kernels = [];
     this.biases = [];
-    this.masks = [];
     const inputUnits = Array.from({ length: this.replicas }, () => inputs);
     this.units.forEach((units, l) => {
       const kernel = this.addWeight(

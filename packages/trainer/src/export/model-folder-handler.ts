@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
-import { InputFileError, InvalidArgumentError } from '@partonfit/core';
+import { InputFileError, InvalidArgumentError, isMapping } from '@partonfit/core';
 import { writeFileAtomic } from '@partonfit/io';
 
 /** The files of a saved model: `model.json` (topology and weights manifest) and its weights. */
@@ -26,10 +26,6 @@ function manifestBytes(specs: readonly tf.io.WeightsManifestEntry[]): number | u
   return total;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 async function readModelJson(file: string): Promise<tf.io.ModelJSON> {
   let text: string;
   try {
@@ -43,7 +39,7 @@ async function readModelJson(file: string): Promise<tf.io.ModelJSON> {
   } catch (cause) {
     throw new InputFileError({ file, problem: 'not valid JSON', cause });
   }
-  if (!isRecord(json) || !isRecord(json.modelTopology)) {
+  if (!isMapping(json) || !isMapping(json.modelTopology)) {
     throw new InputFileError({ file, key: 'modelTopology', problem: 'missing or not an object' });
   }
   const manifest = json.weightsManifest;
@@ -51,7 +47,7 @@ async function readModelJson(file: string): Promise<tf.io.ModelJSON> {
     Array.isArray(manifest) &&
     manifest.every(
       (group) =>
-        isRecord(group) &&
+        isMapping(group) &&
         Array.isArray(group.paths) &&
         group.paths.every((path) => typeof path === 'string') &&
         Array.isArray(group.weights),

@@ -110,8 +110,8 @@ export class ReplicaStopping {
   private readonly bestWeights: readonly tf.Variable[];
   /** The replicas `[start, end)` each tracked weight holds. */
   private readonly rows: readonly (readonly [number, number])[];
-  /** Each replica's patience `(replicas)`, when they differ. */
-  private readonly patiences: tf.Tensor1D | undefined;
+  /** The patience of every replica, or each replica's `(replicas)` when they differ. */
+  private readonly patience: number | tf.Tensor1D;
   /** Each replica's epochs `(replicas)`, when given. */
   private readonly epochLimits: tf.Tensor1D | undefined;
 
@@ -176,17 +176,11 @@ export class ReplicaStopping {
     this.tracked = weights;
     // Inside tidy: the tensors a variable is made from are freed, the variables are kept.
     this.bestWeights = tf.tidy(() => weights.map((weight) => tf.variable(weight.clone(), false)));
-    this.patiences =
+    this.patience =
       typeof patience === 'number' || patience.every((value) => value === patience[0])
-        ? undefined
+        ? (patiences[0] ?? 0)
         : tf.tensor1d([...patience]);
     this.epochLimits = epochs === undefined ? undefined : tf.tensor1d([...epochs]);
-  }
-
-  /** The one patience of every replica, or each replica's. */
-  private patienceOf(): number | tf.Tensor1D {
-    const { patience } = this.settings;
-    return this.patiences ?? (typeof patience === 'number' ? patience : (patience[0] ?? 0));
   }
 
   /**
@@ -226,7 +220,7 @@ export class ReplicaStopping {
       );
       const waiting = ended === undefined ? counted : selectSameShape(ended, this.waiting, counted);
       const outOfPatience = tf.logicalAnd(
-        tf.greater(waiting, this.patienceOf()),
+        tf.greater(waiting, this.patience),
         tf.logicalNot(stopped),
       );
       this.bestValidation.assign(selectSameShape(best, losses.validation, this.bestValidation));
@@ -386,7 +380,7 @@ export class ReplicaStopping {
     ]) {
       variable.dispose();
     }
-    this.patiences?.dispose();
+    if (typeof this.patience !== 'number') this.patience.dispose();
     this.epochLimits?.dispose();
   }
 }
