@@ -11,6 +11,7 @@ import {
   type ResolvedDataset,
   type RuncardDatasets,
 } from '@partonfit/fktables';
+import { scanSpace, spaceLabels } from '@partonfit/hyperopt';
 import { defineCommand } from './define-command.js';
 
 /**
@@ -35,6 +36,7 @@ export const checkCommand = defineCommand({
     const datasets = await resolveRuncardDatasets(runcard, inputPaths(runcard, resolve(file)));
     terminal.out(describeRuncard(file, runcard, datasets));
     terminal.out(describeReplicaParameters(validated));
+    terminal.out(describeScan(validated.runcard));
   },
 });
 
@@ -101,6 +103,34 @@ function describeReplicaParameters({ runcard, hyperscan }: ValidatedRuncard): st
       `      epochs ${epochsOf(parameters)}; positivity ${scheduleOf(parameters.positivity)}; integrability ${scheduleOf(parameters.integrability)}`,
     );
   });
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The scan a runcard describes for `partonfit hyperopt`: its hyperparameters by n3fit's labels,
+ * its partitions and its loss; nothing for a runcard without `hyperscan_config` and `kfold`.
+ */
+function describeScan(runcard: Runcard): string {
+  const { kfold } = runcard;
+  if (runcard.hyperscan_config === undefined && kfold === undefined) return '';
+  const lines = ['  scan (partonfit hyperopt; a fit ignores it):'];
+  if (runcard.hyperscan_config !== undefined) {
+    lines.push(`    hyperparameters: ${spaceLabels(scanSpace(runcard)).join(', ')}`);
+  }
+  if (kfold !== undefined) {
+    kfold.partitions.forEach((partition, k) => {
+      const notes = [
+        partition.weight === 1 ? '' : `weight ${partition.weight}`,
+        partition.overfit ? 'overfit' : '',
+      ].filter((note) => note !== '');
+      lines.push(
+        `    fold ${k + 1}: holds out ${partition.datasets.join(', ')}${notes.length === 0 ? '' : ` (${notes.join(', ')})`}`,
+      );
+    });
+    lines.push(
+      `    loss: ${kfold.loss_type}, ${kfold.replica_statistic} over replicas, ${kfold.fold_statistic ?? kfold.target ?? 'average'} over folds, threshold ${kfold.threshold}; penalties ${kfold.penalties.length === 0 ? 'none' : kfold.penalties.join(', ')}${kfold.penalties_in_loss ? ' (in the loss)' : ' (recorded)'}`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 

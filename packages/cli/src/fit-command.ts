@@ -14,6 +14,7 @@ import { CHECKPOINT_EVERY, runFit, TrainingInterruptedError } from '@partonfit/t
 import type { TrainingProgress } from '@partonfit/trainer';
 import { CommandExit, defineCommand, UsageError, type Command } from './define-command.js';
 import { backendOption, positiveOption } from './option-values.js';
+import { listenForStopSignals } from './stop-signals.js';
 import { showProgress, type Terminal } from './terminal.js';
 
 const USAGE = `partonfit fit <runcard.yml> [--replicas 1-100] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>] [--checkpoint-every <epochs>] [--resume | --overwrite]`;
@@ -120,15 +121,7 @@ export function fitCommand(version: string): Command {
       }
       const backend = await initBackend(request);
       terminal.error(`${describeBackendSelection(backend)}\n`);
-      const interruption = new AbortController();
-      const interrupt = (signal: NodeJS.Signals) => {
-        interruption.abort(signal);
-      };
-      // Kept for the whole fit: a scheduler signals the batch shell and its processes alike, so
-      // a second SIGTERM can follow the first; with the default action it would kill the fit
-      // before the checkpoint is written. Aborting twice is harmless.
-      process.on('SIGTERM', interrupt);
-      process.on('SIGINT', interrupt);
+      const stop = listenForStopSignals();
       const summary = await runFit({
         runcard,
         runcardFile,
@@ -144,7 +137,7 @@ export function fitCommand(version: string): Command {
         checkpointEvery,
         resume: values.resume,
         overwrite: values.overwrite,
-        signal: interruption.signal,
+        signal: stop.signal,
       })
         .catch((error: unknown) => {
           if (TrainingInterruptedError.isInstance(error)) {
@@ -162,13 +155,7 @@ export function fitCommand(version: string): Command {
             cause: error,
           });
         })
-        .finally(() => {
-          // Once interrupted the process is on its way out with code 75: a signal that follows
-          // after the checkpoint was written (a scheduler signals twice) must not kill it first.
-          if (interruption.signal.aborted) return;
-          process.off('SIGTERM', interrupt);
-          process.off('SIGINT', interrupt);
-        });
+        .finally(stop.release);
       terminal.status?.('');
       terminal.out(describeSummary(summary));
       if (summary.diverged.length === summary.replicas.length) {

@@ -2,10 +2,18 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { PartonfitError } from '@partonfit/core';
 import { BACKEND_REQUESTS, initBackend, type BackendRequest } from '@partonfit/backend';
-import { buildReport, writeReport } from '@partonfit/report';
+import {
+  buildReport,
+  buildScanReport,
+  isScanFolder,
+  writeReport,
+  type Report,
+  type WrittenReport,
+} from '@partonfit/report';
 import { fitBackendRequest } from '@partonfit/trainer';
-import { defineCommand } from './define-command.js';
+import { defineCommand, UsageError } from './define-command.js';
 import { backendOption } from './option-values.js';
+import type { Terminal } from './terminal.js';
 
 /**
  * The backend to rebuild the fit's replicas on: `--backend`, else the one that trained the fit;
@@ -24,7 +32,29 @@ async function reportBackend(
   }
 }
 
-const USAGE = `partonfit report <fit folder> [--compare <LHAPDF set folder | fit folder>]… [--output <folder>] [--replica-curves] [--open] [--backend ${BACKEND_REQUESTS.join('|')}]`;
+const USAGE = `partonfit report <fit folder | scan folder> [--compare <LHAPDF set folder | fit folder>]… [--output <folder>] [--replica-curves] [--open] [--backend ${BACKEND_REQUESTS.join('|')}]`;
+
+/** Prints what the report could not show, its sections and figures, and where its page is. */
+function describeReport(
+  kind: string,
+  report: Report,
+  written: WrittenReport,
+  terminal: Terminal,
+): void {
+  for (const problem of report.problems) terminal.out(`not shown: ${problem}\n`);
+  terminal.out(
+    `${kind} of ${report.fit}: ${report.sections.map((section) => section.id).join(', ')}; ${written.figures.length} figures\n${written.index}\n`,
+  );
+}
+
+/** Opens the page with `xdg-open`, or says where it is when there is none. */
+function openPage(index: string, terminal: Terminal): void {
+  const opener = spawn('xdg-open', [index], { detached: true, stdio: 'ignore' });
+  opener.on('error', () => {
+    terminal.out(`--open: no xdg-open here; open ${index} in a browser\n`);
+  });
+  opener.unref();
+}
 
 /**
  * `partonfit report <fit>`: the fit's report folder (default `<fit>/report`): `index.html`
@@ -33,10 +63,15 @@ const USAGE = `partonfit report <fit folder> [--compare <LHAPDF set folder | fit
  * the first is the ratios' reference; `--replica-curves` draws every replica in the PDF figures
  * (with a checkbox in the page). The fit's replicas are evaluated on `--backend`, by
  * default the one that trained it. What cannot be shown is listed, not fatal.
+ *
+ * `partonfit report <scan>`: a hyperparameter scan folder (`partonfit hyperopt`'s, or n3fit's
+ * `--hyperopt` output: a `tries.json` and no fitted replicas) gets the scan's report in the same
+ * layout and place: the trials, the loss against each scanned setting, per fold and over the
+ * scan, and the best trials. It needs no backend; `--compare` and `--replica-curves` are for fits.
  */
 export const reportCommand = defineCommand({
   name: 'report',
-  summary: 'an offline HTML report of a fit: PDFs, χ² per dataset, data and theory, training',
+  summary: 'an offline HTML report of a fit (PDFs, χ², data and theory, training) or of a scan',
   usage: USAGE,
   options: {
     compare: { type: 'string', multiple: true },
@@ -46,23 +81,32 @@ export const reportCommand = defineCommand({
     backend: { type: 'string' },
   },
   positionals: 1,
-  run: async ({ values, positionals: [fitFolder] }, terminal) => {
-    await initBackend(await reportBackend(fitFolder, backendOption(values.backend)));
-    const report = await buildReport(fitFolder, {
+  run: async ({ values, positionals: [folder] }, terminal) => {
+    const backend = backendOption(values.backend);
+    const output = resolve(values.output ?? join(folder, 'report'));
+    if (await isScanFolder(folder)) {
+      const fitOnly = [
+        ...(values.compare === undefined ? [] : ['--compare']),
+        ...(values['replica-curves'] ? ['--replica-curves'] : []),
+      ];
+      if (fitOnly.length > 0) {
+        throw new UsageError(
+          `${fitOnly.join(' and ')}: for fit reports; ${folder} is a hyperparameter scan`,
+        );
+      }
+      const report = await buildScanReport(folder);
+      const written = await writeReport(report, output);
+      describeReport('scan report', report, written, terminal);
+      if (values.open) openPage(written.index, terminal);
+      return;
+    }
+    await initBackend(await reportBackend(folder, backend));
+    const report = await buildReport(folder, {
       compare: values.compare ?? [],
       replicaCurves: values['replica-curves'],
     });
-    const written = await writeReport(report, resolve(values.output ?? join(fitFolder, 'report')));
-    for (const problem of report.problems) terminal.out(`not shown: ${problem}\n`);
-    terminal.out(
-      `report of ${report.fit}: ${report.sections.map((section) => section.id).join(', ')}; ${written.figures.length} figures\n${written.index}\n`,
-    );
-    if (values.open) {
-      const opener = spawn('xdg-open', [written.index], { detached: true, stdio: 'ignore' });
-      opener.on('error', () => {
-        terminal.out(`--open: no xdg-open here; open ${written.index} in a browser\n`);
-      });
-      opener.unref();
-    }
+    const written = await writeReport(report, output);
+    describeReport('report', report, written, terminal);
+    if (values.open) openPage(written.index, terminal);
   },
 });

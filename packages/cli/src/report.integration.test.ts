@@ -1,8 +1,10 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { trialDocument, triesJson, type TrialLoss } from '@partonfit/hyperopt';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import { runCaptured as run } from './cli.fixture.js';
@@ -235,4 +237,101 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
       expect(drawnMarks(dom, 'chi2')).toEqual(new Map([['bars', 20]]));
     },
   );
+});
+
+/**
+ * A scan folder of `partonfit hyperopt examples/hyperopt.yml` with 8 trials of 3 folds: trials
+ * 0–5 ok (one or two layers, tanh or sigmoid, learning rates 1e-3 … 6e-3), trial 6 above the
+ * threshold on its first fold (loss penalised), trial 7 without a loss (it diverged).
+ */
+async function scanFolder(): Promise<string> {
+  const folder = join(await mkdtemp(join(tmpdir(), 'partonfit-report-scan-')), 'hyperopt');
+  await mkdir(join(folder, 'hyperopt'), { recursive: true });
+  const runcard = fileURLToPath(new URL('../../../examples/hyperopt.yml', import.meta.url));
+  await copyFile(runcard, join(folder, 'runcard.yml'));
+  const documents = Array.from({ length: 8 }, (_, tid) => {
+    const losses = [1, 1.5, 2].map((loss) => loss + tid / 4);
+    const outcome: TrialLoss | { failure: string } =
+      tid === 7
+        ? { failure: 'every replica diverged in fold 1' }
+        : tid === 6
+          ? { status: 'fail', loss: 160, foldLosses: [150], thresholdFold: 0 }
+          : { status: 'ok', loss: losses[1], foldLosses: losses, thresholdFold: undefined };
+    const metrics = { chi2: 1.5, phi: 0.1, logp: 1, chi2exp: 1.1 };
+    return trialDocument({
+      tid,
+      point: {},
+      labels: [],
+      spaceValues: {
+        nodes_per_layer: tid % 2 === 0 ? [20 + tid, 8] : [20 + tid, 10 + tid, 8],
+        activation_per_layer: tid % 3 === 0 ? 'sigmoid' : 'tanh',
+        optimizer: { optimizer_name: 'Adam', learning_rate: (tid + 1) * 1e-3, clipnorm: 1e-5 },
+        epochs: 2000,
+      },
+      folds: losses.map((loss) => ({
+        validationLosses: [loss],
+        experimentalLosses: [loss],
+        penalties: {},
+        heldOut: metrics,
+        fitted: metrics,
+      })),
+      outcome,
+      bookTime: new Date(0),
+      refreshTime: new Date(1000),
+      batch: 0,
+      seconds: 1,
+    });
+  });
+  await writeFile(join(folder, 'hyperopt', 'tries.json'), triesJson(documents));
+  return folder;
+}
+
+describe.skipIf(CHROMIUM === undefined)('partonfit report of a scan in a headless browser', () => {
+  it('should draw every figure of the scan report with no console message', async () => {
+    const folder = await scanFolder();
+    const made = await run('report', folder);
+    expect([made.code, made.error]).toEqual([0, '']);
+    const page = join(folder, 'report', 'index.html');
+    const { dom, console: messages } = await browse(page);
+    await browse(page, join(folder, 'report', 'report.png'));
+    expect(messages).toEqual([]);
+    expect(dom).toContain('data-errors="0"');
+    expect(dom).toContain('data-rendered="3"');
+    for (const section of [
+      'scan-summary',
+      'scan-settings',
+      'scan-folds',
+      'scan-best',
+      'scan-history',
+    ]) {
+      expect(dom).toContain(`<section id="${section}">`);
+    }
+    // Trials 0–6 have a loss; trials 1, 3 and 5 have a second layer.
+    expect(drawnMarks(dom, 'loss-vs-settings')).toEqual(
+      new Map([
+        ['setting_number_of_layers', 7],
+        ['setting_layer_1', 7],
+        ['setting_layer_2', 3],
+        ['setting_activation_per_layer', 7],
+        ['setting_learning_rate', 7],
+      ]),
+    );
+    // The best 5 trials' folds joined by a line each; 6 ok trials × 3 folds and trial 6's first.
+    expect(drawnMarks(dom, 'fold-losses')).toEqual(
+      new Map([
+        ['bestFolds', 5],
+        ['foldLosses', 19],
+      ]),
+    );
+    expect(drawnMarks(dom, 'trial-losses')).toEqual(
+      new Map([
+        ['runningBest', 1],
+        ['trials', 7],
+      ]),
+    );
+    // The best trials' table: the ok trials by loss, trial 0 (loss 1.5) first.
+    const table = /<table id="table-best-trials">[\s\S]*?<\/table>/.exec(dom)?.[0] ?? '';
+    const trials = [...table.matchAll(/<tr><td>(\d+)<\/td><td>(\d+)<\/td>/g)].map((m) => m[2]);
+    expect(trials).toEqual(['0', '1', '2', '3', '4', '5']);
+  });
 });

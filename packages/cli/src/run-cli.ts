@@ -5,6 +5,7 @@ import { evolveCommand } from './evolve-command.js';
 import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
 import { getCommand } from './get-command.js';
+import { hyperoptCommand } from './hyperopt-command.js';
 import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
 import { reportCommand } from './report-command.js';
@@ -16,6 +17,7 @@ import type { Terminal } from './terminal.js';
 const COMMANDS: readonly Command[] = [
   checkCommand,
   fitCommand(version()),
+  hyperoptCommand,
   exportCommand,
   postfitCommand,
   predictCommand,

@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { formatReplicaSelection } from '@partonfit/core';
-import { fitStatus, type FitStatus } from '@partonfit/cluster';
+import {
+  fitStatus,
+  isScanFolder,
+  scanStatus,
+  type BestTrial,
+  type FitStatus,
+  type ScanStatus,
+} from '@partonfit/cluster';
 import { defineCommand } from './define-command.js';
 
 function describeStatus(status: FitStatus): string {
@@ -28,14 +35,72 @@ function describeStatus(status: FitStatus): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `partonfit status <fit folder>`: where each replica range of a fit stands (see `fitStatus`). */
+/** The best trial and its main settings in one line. */
+function describeBest(best: BestTrial): string {
+  const settings = [
+    best.layers === undefined ? undefined : `layers ${best.layers.join('-')}`,
+    best.activation === undefined
+      ? undefined
+      : `activation ${typeof best.activation === 'string' ? best.activation : best.activation.join(',')}`,
+    best.optimizer,
+    best.learningRate === undefined
+      ? undefined
+      : `learning rate ${best.learningRate.toPrecision(3)}`,
+    best.epochs === undefined ? undefined : `${best.epochs} epochs`,
+  ].filter((setting) => setting !== undefined);
+  return `trial ${best.tid}, loss ${best.loss.toPrecision(6)}${settings.length === 0 ? '' : `: ${settings.join(', ')}`}`;
+}
+
+const CLAIM_STATES = {
+  running: 'running',
+  stale: 'stale: its task is no longer running; remove the claim to let a task train it',
+  unknown: 'training',
+} as const;
+
+function describeScanStatus(status: ScanStatus): string {
+  const { finished, batches } = status;
+  const lines = [
+    `${status.scanFolder}: hyperparameter scan of ${status.trials} trial(s), ${status.trialsPerModel} per model`,
+    `  trials   ${finished.total} of ${status.trials} finished (${finished.ok} ok, ${finished.failed} failed)`,
+    `  batches  ${batches.finished} finished, ${batches.running.length} running, ${batches.left} left of ${batches.total}`,
+    ...batches.running.map(
+      ({ batch, trials: [first, last], owner, state, claimFile }) =>
+        `    batch ${batch} (trials ${first}-${last}): ${owner}, ${CLAIM_STATES[state]}${state === 'stale' ? ` (${claimFile})` : ''}`,
+    ),
+    `  best     ${status.best === undefined ? 'no ok trial yet' : describeBest(status.best)}`,
+  ];
+  for (const job of status.jobs) {
+    const queued =
+      job.queued.length === 0
+        ? "no task in SLURM's queue"
+        : job.queued.map(({ task, state }) => `task ${task} ${state.toLowerCase()}`).join(', ');
+    const failed = job.failed.map(({ task, code }) => `task ${task} failed (exit code ${code})`);
+    lines.push(
+      `  SLURM    job ${job.job} (${job.tasks} task(s)): ${[queued, ...failed].join(', ')}`,
+    );
+  }
+  if (status.queueProblem !== undefined) {
+    lines.push(`(SLURM's queue could not be read: ${status.queueProblem})`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `partonfit status <folder>`: where each replica range of a fit stands (see `fitStatus`), or,
+ * for a scan folder, its trials, batches, best trial and job array (see `scanStatus`).
+ */
 export const statusCommand = defineCommand({
   name: 'status',
-  summary: 'show which replica ranges of a fit are done, running, failed or missing',
-  usage: 'partonfit status <fit folder>',
+  summary: 'show where the replica ranges of a fit, or the trials of a scan, stand',
+  usage: 'partonfit status <fit or scan folder>',
   options: {},
   positionals: 1,
   run: async ({ positionals: [folder] }, terminal) => {
-    terminal.out(describeStatus(await fitStatus(resolve(folder))));
+    const path = resolve(folder);
+    terminal.out(
+      (await isScanFolder(path))
+        ? describeScanStatus(await scanStatus(path))
+        : describeStatus(await fitStatus(path)),
+    );
   },
 });

@@ -2,7 +2,8 @@
  * @partonfit/report — the figures and the offline HTML report of a fit: the fit summary with the
  * χ² per dataset against compare sets, the PDFs with their bands, the training curves, closure
  * metrics and data against theory. Figures are Vega-Lite specifications in one place
- * (`figure-specs`), rendered to SVG in Node and drawn interactively in the page.
+ * (`figure-specs`), rendered to SVG in Node and drawn interactively in the page. The report of
+ * a hyperparameter scan (`buildScanReport`) has its own figures (`hyperscan/scan-figures`).
  *
  * @packageDocumentation
  */
@@ -31,6 +32,35 @@ export {
   type TrainingRow,
 } from './figures/figure-specs.js';
 export type { DataRow, DataValue, ReportFigure } from './figures/report-figure.js';
+export {
+  foldFigure,
+  historyFigure,
+  settingsFigure,
+  TRIAL_GROUPS,
+  type FoldRow,
+  type HistoryRow,
+  type TrialGroup,
+  type TrialRow,
+} from './hyperscan/scan-figures.js';
+export {
+  isScanFolder,
+  readScanRecords,
+  type FoldLossSource,
+  type ScanKfold,
+  type ScanRecords,
+  type ScanTrial,
+} from './hyperscan/scan-records.js';
+export { buildScanReport, rankedTrials } from './hyperscan/scan-report.js';
+export {
+  scanSettings,
+  sharedSettings,
+  trialSettings,
+  varyingSettings,
+  type ScanSetting,
+  type SettingScale,
+  type SettingValue,
+  type TrialSettings,
+} from './hyperscan/trial-settings.js';
 export {
   PDF_FIGURE_FLAVOURS,
   pdfBandRows,

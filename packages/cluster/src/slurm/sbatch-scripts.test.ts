@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { checkpointFile } from '@partonfit/fit-folder';
 import {
   arrayJobScript,
+  failedScanTaskMarker,
   failedTaskMarker,
   postfitJobScript,
+  scanJobScript,
   slurmFolder,
   type JobScriptSettings,
+  type ScanScriptSettings,
 } from './sbatch-scripts.js';
 
 async function settings(partonfit: readonly string[]): Promise<JobScriptSettings> {
@@ -104,5 +107,75 @@ describe('postfitJobScript', () => {
     );
     expect(script).toContain('#SBATCH --partition=gpu');
     expect(script).not.toContain('--gpus-per-task');
+  });
+});
+
+describe('scanJobScript', () => {
+  async function scanSettings(partonfit: readonly string[]): Promise<ScanScriptSettings> {
+    const output = await mkdtemp(join(tmpdir(), 'partonfit-sbatch-scan-'));
+    const scanFolder = join(output, 'scan');
+    await mkdir(slurmFolder(scanFolder), { recursive: true });
+    return {
+      scan: 'scan',
+      scanFolder,
+      runcardFile: '/runcards/scan.yml',
+      outputFolder: output,
+      tasks: 3,
+      partonfit,
+      trials: 20,
+      trialsPerModel: 8,
+      replicas: 2,
+      sampler: 'tpe',
+      hyperoptOptions: ['--backend', 'native'],
+      partition: 'gpu',
+      time: '2:00:00',
+      gpusPerTask: 1,
+      extraSbatch: ['--account=nnpdf'],
+    };
+  }
+
+  it("should ask SLURM for a requeueable array with the requests a fit's array carries", async () => {
+    const scan = await scanSettings(['partonfit']);
+    const script = scanJobScript(scan);
+    expect(script.split('\n').filter((line) => line.startsWith('#SBATCH'))).toEqual([
+      '#SBATCH --job-name=partonfit-hyperopt-scan',
+      '#SBATCH --array=0-2',
+      '#SBATCH --ntasks=1',
+      `#SBATCH --output=${scan.scanFolder}/slurm/task_%A_%a.log`,
+      '#SBATCH --open-mode=append',
+      '#SBATCH --requeue',
+      '#SBATCH --signal=B:TERM@120',
+      '#SBATCH --partition=gpu',
+      '#SBATCH --time=2:00:00',
+      '#SBATCH --gpus-per-task=1',
+      '#SBATCH --account=nnpdf',
+    ]);
+    expect(script).toContain(
+      '3 task(s) sharing the 20 trial(s) of\n# /runcards/scan.yml, 3 batch(es) of 8, in',
+    );
+  });
+
+  it('should run the same joining hyperopt command in every task', async () => {
+    const scan = await scanSettings(['echo']);
+    const script = scanJobScript(scan);
+    for (const task of [0, 2]) {
+      const { code, out } = await runTask(script, task);
+      expect(code).toBe(0);
+      expect(out.split('\n')).toEqual([
+        `partonfit scan task ${task} of job 7`,
+        `hyperopt /runcards/scan.yml --trials 20 --trials-per-model 8 --replicas 2 --sampler tpe --output ${scan.outputFolder} --join --backend native`,
+        '',
+      ]);
+    }
+  });
+
+  it("should record a failed task's exit code by job and task and clear it when it runs again", async () => {
+    const failing = await scanSettings(['bash', '-c', 'exit 4', 'partonfit']);
+    expect((await runTask(scanJobScript(failing), 1)).code).toBe(4);
+    const marker = failedScanTaskMarker(failing.scanFolder, '7', 1);
+    expect(marker).toBe(join(failing.scanFolder, 'slurm', 'failed_task_7_1'));
+    expect(await readFile(marker, 'utf8')).toBe('4\n');
+    expect((await runTask(scanJobScript({ ...failing, partonfit: ['true'] }), 1)).code).toBe(0);
+    await expect(readFile(marker, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 });

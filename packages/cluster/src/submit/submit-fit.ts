@@ -44,7 +44,7 @@ export interface Submission {
 }
 
 /** The job id in `sbatch --parsable`'s answer (`123` or `123;cluster`). */
-function jobId(answer: string): string {
+export function jobId(answer: string): string {
   return answer.trim().split(';')[0] ?? '';
 }
 

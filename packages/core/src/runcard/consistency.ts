@@ -1,6 +1,7 @@
 import type { RuncardIssue } from '../errors/runcard-error.js';
 import { findFitBasis } from '../flavours/fit-basis.js';
 import type { FitParameters, Runcard } from './runcard.js';
+import { checkScan } from './scan-consistency.js';
 
 /**
  * Checks between keys that the schema cannot express alone: layers against activations, the
@@ -23,6 +24,7 @@ export function checkConsistency(runcard: Runcard): RuncardIssue[] {
     ...checkBasis(runcard),
     ...checkDatasets(runcard),
     ...checkClosureTest(runcard),
+    ...checkScan(runcard),
   ];
 }
 

@@ -1,4 +1,12 @@
 export {
+  HYPER_LOSS_TYPES,
+  HYPER_PENALTIES,
+  HYPER_STATISTICS,
+  hyperscanConfigSchema,
+  kfoldSchema,
+  type HyperStatistic,
+} from './hyperscan-schema.js';
+export {
   loadRuncard,
   parseDatasetInput,
   parseRuncard,
@@ -19,6 +27,7 @@ export type { BasisFlavourSettings, DatasetInput, FitParameters, Runcard } from 
 export {
   ACTIVATIONS,
   datasetInputSchema,
+  OPTIMIZER_NAMES,
   INITIALIZERS,
   MAX_NODES_PER_LAYER,
   OPTIMIZER_LEARNING_RATES,

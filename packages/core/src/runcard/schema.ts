@@ -13,39 +13,21 @@ import {
   seed,
   text,
 } from './schema-helpers.js';
+import {
+  ACTIVATIONS,
+  INITIALIZERS,
+  OPTIMIZER_LEARNING_RATES,
+  OPTIMIZER_NAMES,
+} from './setting-names.js';
+import { hyperscanConfigSchema, kfoldSchema } from './hyperscan-schema.js';
 
-/** Optimisers by upstream name, with n3fit's default learning rates. */
-export const OPTIMIZER_LEARNING_RATES = {
-  SGD: 0.01,
-  RMSprop: 0.01,
-  Adam: 0.01,
-  Adamax: 0.001,
-  Adagrad: 0.001,
-  Adadelta: 1.0,
-  Nadam: 0.001,
-  Amsgrad: 0.01,
-} as const;
-
-/** The name of an optimiser. */
-export type OptimizerName = keyof typeof OPTIMIZER_LEARNING_RATES;
-
-const OPTIMIZER_NAMES = Object.keys(OPTIMIZER_LEARNING_RATES) as [
-  OptimizerName,
-  ...OptimizerName[],
-];
-
-/** Activation functions a layer may use: tfjs built-ins and upstream's custom ones. */
-export const ACTIVATIONS = [
-  'linear',
-  'tanh',
-  'sigmoid',
-  'relu',
-  'elu',
-  'softplus',
-  'square',
-  'leaky_relu',
-  'modified_tanh',
-] as const;
+export {
+  ACTIVATIONS,
+  INITIALIZERS,
+  OPTIMIZER_LEARNING_RATES,
+  OPTIMIZER_NAMES,
+  type OptimizerName,
+} from './setting-names.js';
 
 /**
  * The widest dense layer a runcard may ask for. Replicas of one depth and activations train in
@@ -53,9 +35,6 @@ export const ACTIVATIONS = [
  * replica of its group its width too.
  */
 export const MAX_NODES_PER_LAYER = 1024;
-
-/** Weight initialisers n3fit accepts. */
-export const INITIALIZERS = ['glorot_normal', 'glorot_uniform', 'random_uniform'] as const;
 
 /** Sum-rule modes; `true` in a runcard means `ALL`, `false` means `NONE`. */
 export const SUM_RULE_MODES = ['ALL', 'MSR', 'VSR', 'ALLBUTCSR', 'NONE'] as const;
@@ -270,6 +249,10 @@ export const runcardSchema = section({
     .min(1, { error: 'expected at least one entry' })
     .optional(),
   trial_specs: trialSpecs.optional(),
+  /** The search space of `partonfit hyperopt` (n3fit's `--hyperopt`); a fit ignores it. */
+  hyperscan_config: hyperscanConfigSchema.optional(),
+  /** The partitions and loss of `partonfit hyperopt`; a fit ignores it. */
+  kfold: kfoldSchema.optional(),
   fitting,
   positivity: section({ posdatasets: z.array(lagrangeDataset).default([]) }).prefault({}),
   integrability: section({ integdatasets: z.array(lagrangeDataset).default([]) }).prefault({}),

@@ -47,5 +47,11 @@ export {
   type PreprocessingRecord,
   type ReplicaSummary,
 } from './replica-json.js';
+export {
+  BATCH_FILE_NAME,
+  batchFileName,
+  scanFolderPaths,
+  type ScanFolderPaths,
+} from './scan-folder-paths.js';
 export { simpsonIntegral } from './simpson.js';
 export { writeReplicaOutputs, type ReplicaOutputs } from './write-replica-outputs.js';

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import type { CommonData } from '../commondata/commondata.js';
-import { InputFileError, PartonfitError, type Chi2Structure, type Runcard } from '@partonfit/core';
+import {
+  InputFileError,
+  InvalidArgumentError,
+  PartonfitError,
+  type Chi2Structure,
+  type Runcard,
+} from '@partonfit/core';
 import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { covarianceBlocks } from '../covariance/covariance-matrix.js';
 import type { FkTable } from '../fktable/fk-table.js';
@@ -18,8 +24,15 @@ import {
   maskedCovarianceChi2,
   sharedCovarianceChi2,
 } from '../splits/masked-covariance.js';
+import {
+  eigenbasisWithoutExcluded,
+  excludedPoints,
+  heldOutMasks,
+  withoutExcluded,
+  type DataFolds,
+} from '../splits/held-out.js';
 import { trainingPointMasks } from '../splits/point-split.js';
-import type { FitDataset, FitInputs, LagrangeDataset } from './fit-inputs.js';
+import type { FitDataset, FitFolds, FitInputs, LagrangeDataset } from './fit-inputs.js';
 import { withFakeData } from './fake-data.js';
 import { missingSetting, type InputPaths } from './input-paths.js';
 import { resolveDataset, resolveLagrangeDataset, type ResolvedDataset } from './resolve-dataset.js';
@@ -170,6 +183,8 @@ interface ReplicaStructureInputs {
   readonly report: ProgressReporter;
   /** The diagonal basis's eigensystems under way (with `diagonal_basis`). */
   readonly eigensystems: PendingCorrelationEigensystems | undefined;
+  /** The points each row leaves out of training and validation (k-fold), `(rows, data)`. */
+  readonly excluded: Uint8Array | undefined;
 }
 
 /**
@@ -187,6 +202,7 @@ async function replicaStructures(
     samplingBlocks,
     report,
     eigensystems,
+    excluded,
   }: ReplicaStructureInputs,
 ): Promise<
   Pick<
@@ -232,22 +248,31 @@ async function replicaStructures(
     ({ training, validation } = split);
     trainingCounts = split.trainingModes;
     validationCounts = split.validationModes;
+    if (excluded !== undefined) {
+      const keptTraining = eigenbasisWithoutExcluded(split.training, excluded, fitDatasets);
+      const keptValidation = eigenbasisWithoutExcluded(split.validation, excluded, fitDatasets);
+      ({ structure: training, modes: trainingCounts } = keptTraining);
+      ({ structure: validation, modes: validationCounts } = keptValidation);
+    }
   } else {
     const spans = fitDatasets.map((dataset, d) => ({
       ...dataset,
       frac: runcard.dataset_inputs[d].frac,
     }));
-    const masks = trainingPointMasks(spans, seeding);
+    const split = trainingPointMasks(spans, seeding);
+    const masks = excluded === undefined ? split : withoutExcluded(split, excluded);
+    const validationMasks =
+      excluded === undefined
+        ? complementMasks(split)
+        : withoutExcluded(complementMasks(split), excluded);
     training = maskedCovarianceChi2(blocks, masks);
-    validation = maskedCovarianceChi2(blocks, complementMasks(masks));
-    const count = (mask: number) =>
+    validation = maskedCovarianceChi2(blocks, validationMasks);
+    const count = (rowMasks: Uint8Array) =>
       Int32Array.from(replicas, (_, r) =>
-        masks
-          .subarray(r * ndata, (r + 1) * ndata)
-          .reduce((sum, used) => sum + (used === mask ? 1 : 0), 0),
+        rowMasks.subarray(r * ndata, (r + 1) * ndata).reduce((sum, used) => sum + used, 0),
       );
-    trainingCounts = count(1);
-    validationCounts = count(0);
+    trainingCounts = count(masks);
+    validationCounts = count(validationMasks);
   }
   return {
     pseudodata,
@@ -310,6 +335,23 @@ function earlyDiagonalBasis(runcard: Runcard): EarlyDiagonalBasis | undefined {
   };
 }
 
+/** The folds of the inputs: held-out points, rows' folds and the experimental covariance. */
+function fitFolds(
+  folds: DataFolds,
+  fitDatasets: readonly FitDataset[],
+  commonData: readonly CommonData[],
+): FitFolds {
+  return {
+    rowFold: Int32Array.from(folds.rowFold),
+    heldOut: heldOutMasks(folds, fitDatasets),
+    covariance: covarianceBlocks(commonData).map((block) => ({
+      offset: block.offset,
+      size: block.size,
+      covariance: block.covariance.data,
+    })),
+  };
+}
+
 /**
  * Builds the fit inputs of a runcard for the given replicas (see {@link FitInputs}): resolves
  * every dataset (commondata + FK tables, or bundles) with the kinematic cuts, the t0 covariance
@@ -317,6 +359,9 @@ function earlyDiagonalBasis(runcard: Runcard): EarlyDiagonalBasis | undefined {
  * the positivity and integrability sets, the shared x-grid and the FK tensors.
  *
  * @param key - the cache key to record
+ * @param replicas - the replica of each row: its pseudodata and split (a replica may fill
+ *   several rows, as in a scan's trials and folds)
+ * @param folds - k-fold cross-validation: each row leaves its fold's datasets out
  */
 export async function buildFitInputs(
   runcard: Runcard,
@@ -324,6 +369,7 @@ export async function buildFitInputs(
   replicas: readonly number[],
   key: string,
   report: ProgressReporter = () => undefined,
+  folds?: DataFolds,
 ): Promise<FitInputs> {
   const early = runcard.diagonal_basis ? earlyDiagonalBasis(runcard) : undefined;
   // The eigensystems started after the FK tables, when they could not start before.
@@ -389,6 +435,13 @@ export async function buildFitInputs(
       );
     });
 
+    if (folds !== undefined && folds.rowFold.length !== replicas.length) {
+      throw new InvalidArgumentError({
+        argument: 'folds.rowFold',
+        problem: `expected the fold of each of the ${replicas.length} rows, got ${folds.rowFold.length}`,
+      });
+    }
+    const kfold = folds === undefined ? undefined : fitFolds(folds, fitDatasets, commonData);
     const { pseudodata, training, validation, experimental, trainingCounts, validationCounts } =
       await replicaStructures(runcard, replicas, {
         fitDatasets,
@@ -398,6 +451,10 @@ export async function buildFitInputs(
         samplingBlocks,
         report,
         eigensystems,
+        excluded:
+          folds === undefined || kfold === undefined
+            ? undefined
+            : excludedPoints(folds, kfold.heldOut),
       });
 
     const lagrange = (sets: readonly ResolvedDataset[], inputs: readonly { maxlambda: number }[]) =>
@@ -424,6 +481,7 @@ export async function buildFitInputs(
       positivity: lagrange(positivitySets, runcard.positivity.posdatasets),
       integrability: lagrange(integrabilitySets, runcard.integrability.integdatasets),
       t0PdfSet: runcard.datacuts.t0pdfset,
+      ...(kfold === undefined ? {} : { folds: kfold }),
       sources: [
         ...new Set([
           ...commonData.flatMap((data) => data.files),

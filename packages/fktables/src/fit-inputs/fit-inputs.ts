@@ -24,6 +24,29 @@ export interface LagrangeDataset {
   readonly observable: ObservableTensors;
 }
 
+/** One block of a covariance matrix, float64 `(size, size)` row-major. */
+export interface CovarianceBlockValues {
+  readonly offset: number;
+  readonly size: number;
+  readonly covariance: Float64Array;
+}
+
+/**
+ * The k-fold cross-validation of a hyperparameter scan's inputs: which points each row leaves
+ * out, and the covariance its held-out points' χ² is measured with.
+ */
+export interface FitFolds {
+  /** The fold of each row, `(rows)`. */
+  readonly rowFold: Int32Array;
+  /** Each fold's held-out points, `(folds, data)`, 1 = held out. */
+  readonly heldOut: Uint8Array;
+  /**
+   * The experimental covariance without t0 and without dataset weights, by independent block, as
+   * n3fit measures a fold's χ² and φ² (validphys's covariance from systematics).
+   */
+  readonly covariance: readonly CovarianceBlockValues[];
+}
+
 /**
  * Every array the training step multiplies, for one runcard and one set of replicas, prepared
  * once (and cached in HDF5 by {@link prepareFitInputs}).
@@ -67,6 +90,11 @@ export interface FitInputs {
   readonly integrability: readonly LagrangeDataset[];
   /** The t0 PDF set used for the covariance, if any. */
   readonly t0PdfSet: string | undefined;
+  /**
+   * With k-fold cross-validation (a scan's `kfold`): the folds; `training`, `validation` and
+   * their counts already leave each row's held-out points out.
+   */
+  readonly folds?: FitFolds | undefined;
   /** The files the inputs were read from (a cached copy is stale when one of them changes). */
   readonly sources: readonly string[];
 }

@@ -13,7 +13,13 @@ export {
   type ClosureTruth,
   type FakeData,
 } from './fake-data.js';
-export type { FitDataset, FitInputs, LagrangeDataset } from './fit-inputs.js';
+export type {
+  CovarianceBlockValues,
+  FitDataset,
+  FitFolds,
+  FitInputs,
+  LagrangeDataset,
+} from './fit-inputs.js';
 export { inputPaths, runcardPath, type InputPaths } from './input-paths.js';
 export {
   defaultCacheFolder,
@@ -29,3 +35,4 @@ export {
   type ResolvedDataset,
 } from './resolve-dataset.js';
 export { xGridUnion, type XGridUnion } from './x-grid-union.js';
+export { selectInputRows } from './select-rows.js';

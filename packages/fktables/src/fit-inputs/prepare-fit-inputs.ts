@@ -14,6 +14,7 @@ import {
 import { cacheKey } from '@partonfit/io';
 import { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
 import type { FitInputs } from './fit-inputs.js';
+import type { DataFolds } from '../splits/held-out.js';
 import { CACHE_FORMAT, readCache, writeCache } from './fit-inputs-cache.js';
 import { inputPaths } from './input-paths.js';
 
@@ -44,8 +45,10 @@ const BUILDER_IDENTITY = JSON.stringify([
 export interface PrepareFitInputsOptions {
   /** The runcard's file: relative paths in it start at its folder. */
   readonly runcardFile: string;
-  /** The replicas, 1-based. */
+  /** The replica of each row, 1-based (a replica may fill several rows with `folds`). */
   readonly replicas: readonly number[];
+  /** k-fold cross-validation: each row leaves its fold's datasets out of training and validation. */
+  readonly folds?: DataFolds | undefined;
   /**
    * Folder of the HDF5 cache (default {@link defaultCacheFolder}); `null` neither reads nor
    * writes a cache.
@@ -98,14 +101,26 @@ function inputSettings(runcard: Runcard): unknown[] {
 }
 
 /** The cache key: a hash of the builder's identity, the settings, resolved paths and replicas. */
-function fitInputsKey(runcard: Runcard, runcardFile: string, replicas: readonly number[]): string {
+function fitInputsKey(
+  runcard: Runcard,
+  runcardFile: string,
+  replicas: readonly number[],
+  folds: DataFolds | undefined,
+): string {
   // The runcard's folder: relative bundle, fktables and commondata paths are resolved from it.
   const { runcardFolder, theories, commondata, lhapdf, theoryId } = inputPaths(
     runcard,
     runcardFile,
   );
   const paths = { runcardFolder, theories, commondata, lhapdf, theoryId };
-  return cacheKey([CACHE_FORMAT, BUILDER_IDENTITY, inputSettings(runcard), paths, replicas]);
+  return cacheKey([
+    CACHE_FORMAT,
+    BUILDER_IDENTITY,
+    inputSettings(runcard),
+    paths,
+    replicas,
+    ...(folds === undefined ? [] : [folds]),
+  ]);
 }
 
 /**
@@ -118,8 +133,8 @@ export async function prepareFitInputs(
   options: PrepareFitInputsOptions,
 ): Promise<PreparedFitInputs> {
   const start = performance.now();
-  const { runcardFile, replicas, report } = options;
-  const key = fitInputsKey(runcard, runcardFile, replicas);
+  const { runcardFile, replicas, report, folds } = options;
+  const key = fitInputsKey(runcard, runcardFile, replicas, folds);
   const folder = options.cacheFolder === undefined ? defaultCacheFolder() : options.cacheFolder;
   const cacheFile = folder === null ? undefined : join(folder, `fit-inputs-${key}.h5`);
   const seconds = () => (performance.now() - start) / 1000;
@@ -143,6 +158,7 @@ export async function prepareFitInputs(
     replicas,
     key,
     report,
+    folds,
   );
   const cacheWritten = Promise.resolve();
   if (cacheFile === undefined)

@@ -10,6 +10,7 @@ export {
   type EigenbasisSplit,
   type EigenbasisSplitOptions,
 } from './eigenbasis-split.js';
+export { heldOutMasks, type DataFolds } from './held-out.js';
 export {
   complementMasks,
   maskedCovarianceChi2,

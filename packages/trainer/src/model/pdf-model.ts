@@ -33,13 +33,16 @@ export interface ReplicaModelSeeds {
  * The seeds of the PDF model: replica r's network seed is `deriveReplicaSeed(nnseed, 'nnseed',
  * r)` (+ l for layer l, as upstream's nnseed_r + l), its preprocessing seed is derived from the
  * same by name — so replica r starts from the same weights whichever replicas run with it, and
- * whatever hyperparameters the others have.
+ * whatever hyperparameters the others have. `networkSeeds` replaces each row's nnseed_r (e.g. a
+ * scan's folds, which start a replica from other weights in each fold, as n3fit's k-folding does).
  */
 export function replicaModelSeeds(
   runcard: Runcard,
   replicas: readonly number[],
+  networkSeeds?: readonly number[],
 ): ReplicaModelSeeds {
-  const base = replicas.map((replica) => deriveReplicaSeed(runcard.nnseed, 'nnseed', replica));
+  const base =
+    networkSeeds ?? replicas.map((replica) => deriveReplicaSeed(runcard.nnseed, 'nnseed', replica));
   return {
     networkLayers: replicas.map((replica, r) =>
       replicaParameters(runcard, replica).nodes_per_layer.map(
@@ -100,6 +103,11 @@ export interface ReplicaPdfModelOptions {
    * per-replica export (`sliceReplicas`, `weights.h5`) needs the stock layer.
    */
   readonly preprocessing?: tfl.layers.Layer;
+  /**
+   * Each row's network seed, `(replicas)`, instead of `deriveReplicaSeed(nnseed, 'nnseed', r)`
+   * (see {@link replicaModelSeeds}); the preprocessing's seed is derived from it alike.
+   */
+  readonly networkSeeds?: readonly number[];
 }
 
 /** A layer that keeps its weights in range by clipping them after each optimiser step. */
@@ -167,7 +175,13 @@ export class ReplicaPdfModel {
     options: ReplicaPdfModelOptions = {},
   ) {
     const { fitting } = runcard;
-    const seeds = replicaModelSeeds(runcard, replicas);
+    if (options.networkSeeds !== undefined && options.networkSeeds.length !== replicas.length) {
+      throw new InvalidArgumentError({
+        argument: 'networkSeeds',
+        problem: `expected one seed per row (${replicas.length}), got ${options.networkSeeds.length}`,
+      });
+    }
+    const seeds = replicaModelSeeds(runcard, replicas, options.networkSeeds);
     this.replicas = replicas.length;
     this.methodology = replicaMethodology(runcard, replicas);
     this.integration = integration;

@@ -1,0 +1,68 @@
+import type { RuncardIssue } from '../errors/runcard-error.js';
+import type { Runcard } from './runcard.js';
+
+type Bounds = readonly [key: string, low: number | undefined, high: number | undefined];
+
+/** `min_x ≤ max_x` for each pair that gives both. */
+function orderedBounds(at: string, pairs: readonly Bounds[]): RuncardIssue[] {
+  return pairs.flatMap(([key, low, high]) =>
+    low !== undefined && high !== undefined && low > high
+      ? [{ keyPath: `${at}.min_${key}`, problem: `min_${key} ${low} is above max_${key} ${high}` }]
+      : [],
+  );
+}
+
+/**
+ * Checks of `hyperscan_config` and `kfold` that the schema cannot express: bounds in order,
+ * units given with `n_layers`, no dropout (partonfit has none), and partitions that name fitted
+ * datasets.
+ */
+export function checkScan(runcard: Runcard): RuncardIssue[] {
+  const issues: RuncardIssue[] = [];
+  const scan = runcard.hyperscan_config;
+  if (scan !== undefined) {
+    const { stopping, positivity, architecture } = scan;
+    issues.push(
+      ...orderedBounds('hyperscan_config.stopping', [
+        ['epochs', stopping?.min_epochs, stopping?.max_epochs],
+        ['patience', stopping?.min_patience, stopping?.max_patience],
+      ]),
+      ...orderedBounds('hyperscan_config.positivity', [
+        ['multiplier', positivity?.min_multiplier, positivity?.max_multiplier],
+        ['initial', positivity?.min_initial, positivity?.max_initial],
+      ]),
+      ...orderedBounds('hyperscan_config.architecture', [
+        ['units', architecture?.min_units, architecture?.max_units],
+      ]),
+    );
+    if (
+      architecture?.n_layers !== undefined &&
+      architecture.n_layers.length > 0 &&
+      (architecture.min_units === undefined || architecture.max_units === undefined)
+    ) {
+      issues.push({
+        keyPath: 'hyperscan_config.architecture.n_layers',
+        problem: 'sampling the number of layers needs min_units and max_units',
+      });
+    }
+    if ((architecture?.max_drop ?? 0) > 0) {
+      issues.push({
+        keyPath: 'hyperscan_config.architecture.max_drop',
+        problem: 'partonfit does not train with dropout: set max_drop: 0 or remove it',
+      });
+    }
+  }
+  const partitions = runcard.kfold?.partitions ?? [];
+  const fitted = new Set(runcard.dataset_inputs.map((input) => input.dataset));
+  partitions.forEach((partition, p) => {
+    partition.datasets.forEach((name, d) => {
+      if (!fitted.has(name)) {
+        issues.push({
+          keyPath: `kfold.partitions[${p}].datasets[${d}]`,
+          problem: `${name} is not one of the runcard's dataset_inputs`,
+        });
+      }
+    });
+  });
+  return issues;
+}

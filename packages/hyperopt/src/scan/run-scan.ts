@@ -1,0 +1,339 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import {
+  canonicalJson,
+  columnsAsParameters,
+  InputFileError,
+  loadRuncard,
+  RuncardError,
+  runcardDigest,
+  trialColumns,
+  type HyperscanTrial,
+} from '@partonfit/core';
+import { prepareFitInputs } from '@partonfit/fktables';
+import { ensureWritableFolder, writeFileAtomic } from '@partonfit/io';
+import type { TrainingProgress } from '@partonfit/trainer';
+import { trialOutcome, type KfoldSettings } from '../loss/trial-loss.js';
+import { evaluateSpace, spaceLabels } from '../sampler/index.js';
+import { scanSpace } from '../scan-space/scan-space.js';
+import { scanInputLayout, slotBatch } from '../slots/slot-batch.js';
+import { finishedTrials, triesJson, trialDocument } from '../tries/trial-document.js';
+import { foldData } from './fold-data.js';
+import {
+  batchFile,
+  claimBatch,
+  finishedDocuments,
+  releaseAllBatches,
+  releaseBatch,
+  scanFolder,
+  writeTries,
+} from './scan-folder.js';
+import { SCAN_SEED, suggestBatch, type SamplerName } from './suggest-batch.js';
+import { trainBatch, type TrainBatchOptions, type TrainedFold } from './train-batch.js';
+
+/** What `partonfit hyperopt` asks for. */
+export interface ScanRequest {
+  /** The scan runcard: a fit runcard with `hyperscan_config` and `kfold`. */
+  readonly runcardFile: string;
+  /** The number of trials of the scan (n3fit's `--hyperopt N`). */
+  readonly trials: number;
+  /** Trials trained together in one model (default 8); the first batch is drawn at random. */
+  readonly trialsPerModel?: number;
+  /** Replicas of every trial on every fold (default 1, as n3fit's scans). */
+  readonly replicas?: number;
+  /** The folder that receives the scan folder `<output>/<runcard name>/`. */
+  readonly outputFolder: string;
+  /** `tpe` (default) or `random`. */
+  readonly sampler?: SamplerName;
+  /** Continue a scan in the folder: finished batches are kept, the others (re)trained. */
+  readonly resume?: boolean;
+  /**
+   * Join a scan other processes run in the same folder (tasks of a SLURM array): batches are
+   * claimed, so that each is trained once.
+   */
+  readonly join?: boolean;
+  /**
+   * Train each trial's folds one at a time, each as its own model of `replicas` rows, skipping a
+   * trial's remaining folds once one passes the threshold: n3fit's way, for comparison.
+   */
+  readonly oneFoldPerModel?: boolean;
+  /** Who trains (written into batch claims), e.g. `host:pid` or a SLURM task. */
+  readonly owner?: string;
+  /** Lines describing the set-up and each batch. */
+  readonly report?: (message: string) => void;
+  /** Called at every read-back of a batch's training. */
+  readonly onProgress?: (batch: number, progress: TrainingProgress) => void;
+  /** Stops the scan (after the step in progress; the batch in training is retrained on resume). */
+  readonly signal?: AbortSignal;
+}
+
+/** What a scan did. */
+export interface ScanSummary {
+  /** The scan folder. */
+  readonly folder: string;
+  /** Its `tries.json`. */
+  readonly triesFile: string;
+  /** Finished trials in the folder. */
+  readonly trials: number;
+  /** Batches this process trained. */
+  readonly batchesTrained: number;
+  /** The trial with the lowest loss among the `ok` ones, if any. */
+  readonly best:
+    { readonly tid: number; readonly loss: number; readonly parameters: unknown } | undefined;
+  /** Wall time: preparing the inputs, and training and measuring the batches. */
+  readonly seconds: { readonly setup: number; readonly training: number };
+}
+
+/** The settings a resumed or joined scan must share with the folder's. */
+function scanSettings(request: ScanRequest, digest: string) {
+  return {
+    runcardSha256: digest,
+    trials_per_model: request.trialsPerModel ?? 8,
+    replicas: request.replicas ?? 1,
+    sampler: request.sampler ?? 'tpe',
+    seed: SCAN_SEED,
+    one_fold_per_model: request.oneFoldPerModel ?? false,
+  };
+}
+
+/** A trial's settings as a `parameters_per_replica` entry, from its evaluated space. */
+function trialEntry(spaceValues: unknown): Record<string, unknown> {
+  const trial: HyperscanTrial = {
+    tid: 0,
+    state: 2,
+    status: 'ok',
+    loss: Number.NaN,
+    parameters: spaceValues as Record<string, unknown>,
+    bookTime: undefined,
+    refreshTime: undefined,
+  };
+  return columnsAsParameters(trialColumns(trial));
+}
+
+/** Refuses a folder of another scan, or of this one without `resume`/`join`. */
+async function checkScanFolder(
+  settingsFile: string,
+  settings: ReturnType<typeof scanSettings>,
+  request: ScanRequest,
+): Promise<void> {
+  if (!existsSync(settingsFile)) return;
+  const existing = JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>;
+  // a resumed scan may ask for more trials: the batches before are the same
+  const comparable = Object.fromEntries(
+    Object.entries(existing).filter(([key]) => key !== 'trials'),
+  );
+  if (canonicalJson(comparable) !== canonicalJson(settings)) {
+    throw new InputFileError({
+      file: settingsFile,
+      problem: `the folder holds a scan of another runcard or other settings (${canonicalJson(comparable)}); choose another --output`,
+    });
+  }
+  if (request.resume !== true && request.join !== true) {
+    throw new InputFileError({
+      file: settingsFile,
+      problem:
+        'the folder already holds this scan: pass --resume to continue it, or choose another --output',
+    });
+  }
+}
+
+/** The kfold settings of a scan runcard, which a scan needs. */
+function kfoldOf(runcard: { kfold?: KfoldSettings | undefined }, file: string): KfoldSettings {
+  if (runcard.kfold === undefined) {
+    throw new RuncardError({
+      file,
+      issues: [
+        {
+          keyPath: 'kfold',
+          problem:
+            'a scan needs kfold.partitions: the datasets each fold holds out to measure the trials',
+        },
+      ],
+    });
+  }
+  return runcard.kfold;
+}
+
+/**
+ * Runs a hyperparameter scan as n3fit 4.1.5's `--hyperopt` defines it — k-fold partitions, its
+ * losses, statistics, penalties and threshold, hyperopt's TPE — with each batch of trials trained
+ * as one multi-replica model whose rows are every (trial, fold, replica). Batch b's trials are
+ * `tid` b·B … b·B + B − 1; their documents go to `hyperopt/batches/` when the batch ends and
+ * `hyperopt/tries.json` is rewritten with every finished trial (atomically). With `resume` the
+ * finished batches are kept and the next suggested exactly as an uninterrupted scan would.
+ *
+ * @throws RuncardError for a runcard without `kfold` or with an empty search space;
+ *   InputFileError for a folder of another scan, or of this one without `resume`
+ */
+export async function runScan(request: ScanRequest): Promise<ScanSummary> {
+  const { runcardFile, report } = request;
+  const { runcard, warnings } = await loadRuncard(runcardFile);
+  for (const warning of warnings) {
+    report?.(
+      `warning: ${runcardFile}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}`,
+    );
+  }
+  const settings = kfoldOf(runcard, runcardFile);
+  const replicas = request.replicas ?? 1;
+  if (settings.loss_type === 'phi2' && replicas < 2) {
+    throw new RuncardError({
+      file: runcardFile,
+      issues: [
+        {
+          keyPath: 'kfold.loss_type',
+          problem:
+            'phi2 measures the spread of the replicas: run the scan with --replicas 2 or more',
+        },
+      ],
+    });
+  }
+  const space = scanSpace(runcard, runcardFile);
+  const labels = spaceLabels(space);
+  const folder = scanFolder(request.outputFolder, basename(runcardFile, extname(runcardFile)));
+  const text = await readFile(runcardFile, 'utf8');
+  const scan = scanSettings(request, runcardDigest(runcard));
+  await ensureWritableFolder(folder.folder);
+  await checkScanFolder(folder.settings, scan, request);
+  await mkdir(folder.batches, { recursive: true });
+  await writeFileAtomic(folder.runcard, text);
+  await writeFileAtomic(
+    folder.settings,
+    `${JSON.stringify({ ...scan, trials: request.trials }, null, 1)}\n`,
+  );
+  if (request.resume === true) {
+    const released = await releaseAllBatches(folder);
+    if (released > 0) report?.(`retraining ${released} batch(es) the earlier run did not finish`);
+  }
+  const layout = scanInputLayout(runcard, replicas);
+  const { inputs, seconds: setup } = await prepareFitInputs(runcard, {
+    runcardFile,
+    replicas: layout.replicas,
+    folds: layout.folds,
+    ...(report === undefined ? {} : { report }),
+  });
+  const folds = foldData(inputs);
+  const perModel = scan.trials_per_model;
+  const batches = Math.ceil(request.trials / perModel);
+  report?.(
+    `scanning ${request.trials} trials × ${folds.length} folds × ${replicas} replica(s), ${request.oneFoldPerModel === true ? 'one fold of one trial' : `${perModel} trials`} per model, ${labels.length} hyperparameters (${scan.sampler})`,
+  );
+  let trained = 0;
+  let trainingSeconds = 0;
+  for (let b = 0; b < batches; b++) {
+    if (existsSync(batchFile(folder, b))) continue;
+    if (!(await claimBatch(folder, b, request.owner ?? `pid ${process.pid}`))) continue;
+    try {
+      const history = finishedTrials(await finishedDocuments(folder));
+      const count = Math.min(perModel, request.trials - b * perModel);
+      const points = suggestBatch(space, history, count, b, scan.sampler);
+      const spaceValues = points.map((point) => evaluateSpace(space, point));
+      const entries = spaceValues.map(trialEntry);
+      const bookTime = new Date();
+      const batchStart = performance.now();
+      const onProgress =
+        request.onProgress === undefined
+          ? undefined
+          : (progress: TrainingProgress) => request.onProgress?.(b, progress);
+      const options = { inputs, foldData: folds, replicas, onProgress, signal: request.signal };
+      const trainedFolds =
+        request.oneFoldPerModel === true
+          ? await trainFoldsOneByOne(entries, { text, runcardFile, settings, options })
+          : (await trainBatch(slotBatch(text, runcardFile, entries, replicas), settings, options))
+              .folds;
+      const seconds = (performance.now() - batchStart) / 1000;
+      trainingSeconds += seconds;
+      const refreshTime = new Date();
+      const documents = points.map((point, t) => {
+        const own = trainedFolds.filter((fold) => fold.trial === t);
+        return trialDocument({
+          tid: b * perModel + t,
+          point,
+          labels,
+          spaceValues: spaceValues[t],
+          folds: own.map((fold) => fold.outcome),
+          outcome: trialOutcome(own, settings),
+          bookTime,
+          refreshTime,
+          batch: b,
+          seconds,
+        });
+      });
+      await writeFileAtomic(batchFile(folder, b), triesJson(documents));
+      await writeTries(folder);
+      trained += 1;
+      const finished = finishedTrials(await finishedDocuments(folder));
+      const best = bestTrial(finished);
+      report?.(
+        `batch ${b + 1}/${batches}: trials ${b * perModel}–${b * perModel + count - 1} in ${seconds.toFixed(1)} s, ` +
+          `${documents.filter((document) => document.result.status === 'ok').length} ok; ` +
+          `best so far trial ${best?.tid ?? '-'} loss ${best?.loss.toPrecision(5) ?? '-'}`,
+      );
+    } finally {
+      await releaseBatch(folder, b);
+    }
+  }
+  const documents = await finishedDocuments(folder);
+  const best = bestTrial(finishedTrials(documents));
+  return {
+    folder: folder.folder,
+    triesFile: folder.tries,
+    trials: documents.length,
+    batchesTrained: trained,
+    best:
+      best === undefined
+        ? undefined
+        : {
+            tid: best.tid,
+            loss: best.loss,
+            parameters: (
+              documents.find((document) => (document as { tid: number }).tid === best.tid) as {
+                misc: { space_vals: unknown };
+              }
+            ).misc.space_vals,
+          },
+    seconds: { setup, training: trainingSeconds },
+  };
+}
+
+/**
+ * n3fit's way: each trial's folds one after another, each as its own model of the trial's
+ * replicas, the remaining folds skipped once one passes the threshold.
+ */
+async function trainFoldsOneByOne(
+  entries: readonly Record<string, unknown>[],
+  scan: {
+    readonly text: string;
+    readonly runcardFile: string;
+    readonly settings: KfoldSettings;
+    readonly options: TrainBatchOptions;
+  },
+): Promise<TrainedFold[]> {
+  const { text, runcardFile, settings, options } = scan;
+  const trained: TrainedFold[] = [];
+  for (const [trial, entry] of entries.entries()) {
+    for (let k = 0; k < options.foldData.length; k++) {
+      const alone = slotBatch(text, runcardFile, [entry], options.replicas, [k]);
+      const outcome = await trainBatch(alone, settings, options);
+      trained.push(...outcome.folds.map((fold) => ({ ...fold, trial })));
+      const counted = trialOutcome(
+        trained.filter((fold) => fold.trial === trial),
+        settings,
+      );
+      if ('thresholdFold' in counted && counted.thresholdFold !== undefined) break;
+    }
+  }
+  return trained;
+}
+
+/** The `ok` trial with the lowest loss. */
+function bestTrial<T extends { tid: number; loss: number; status: string }>(
+  trials: readonly T[],
+): T | undefined {
+  return trials
+    .filter((trial) => trial.status === 'ok' && Number.isFinite(trial.loss))
+    .reduce<T | undefined>(
+      (best, trial) => (best === undefined || trial.loss < best.loss ? trial : best),
+      undefined,
+    );
+}

@@ -1,0 +1,112 @@
+import { loadRuncard } from '@partonfit/core';
+import { prepareFitInputs } from '@partonfit/fktables';
+import { describeOnBackends } from '@partonfit/testing';
+import { beforeAll, expect, it } from 'vitest';
+import { trialOutcome, type KfoldSettings, type TrialLoss } from '../loss/trial-loss.js';
+import { scanInputLayout, slotBatch } from '../slots/slot-batch.js';
+import { foldData, type FoldData } from './fold-data.js';
+import { writeScanRuncard } from './scan.fixture.js';
+import { trainBatch, type TrainedFold } from './train-batch.js';
+
+/** Three trials: two in one network group (widths differ), one under Adam with sigmoid. */
+const TRIALS: Record<string, unknown>[] = [
+  { nodes_per_layer: [20, 8], activation_per_layer: ['tanh', 'linear'], epochs: 30 },
+  {
+    nodes_per_layer: [12, 8],
+    activation_per_layer: ['tanh', 'linear'],
+    epochs: 45,
+    stopping_patience: 0.3,
+    optimizer: { optimizer_name: 'Nadam', learning_rate: 4e-3, clipnorm: 1e-5 },
+  },
+  {
+    nodes_per_layer: [15, 10, 8],
+    activation_per_layer: ['sigmoid', 'sigmoid', 'linear'],
+    epochs: 40,
+    optimizer: { optimizer_name: 'Adam', learning_rate: 8e-3, clipnorm: 1e-5 },
+    positivity: { initial: 2, multiplier: 1.2 },
+  },
+];
+
+interface Scan {
+  text: string;
+  runcard: string;
+  settings: KfoldSettings;
+  inputs: Awaited<ReturnType<typeof prepareFitInputs>>['inputs'];
+  folds: FoldData[];
+}
+
+function lossOf(folds: readonly TrainedFold[], trial: number, settings: KfoldSettings): TrialLoss {
+  const outcome = trialOutcome(
+    folds.filter((fold) => fold.trial === trial),
+    settings,
+  );
+  if ('failure' in outcome) throw new Error(outcome.failure);
+  return outcome;
+}
+
+describeOnBackends(
+  'a batch of trials trained as one model',
+  () => {
+    const scan = {} as Scan;
+    const replicas = 2;
+    beforeAll(async () => {
+      const written = await writeScanRuncard('batch', [30, 45]);
+      const { runcard } = await loadRuncard(written.runcard);
+      const layout = scanInputLayout(runcard, replicas);
+      const { inputs } = await prepareFitInputs(runcard, {
+        runcardFile: written.runcard,
+        replicas: layout.replicas,
+        folds: layout.folds,
+        cacheFolder: null,
+      });
+      Object.assign(scan, {
+        text: written.text,
+        runcard: written.runcard,
+        settings: runcard.kfold,
+        inputs,
+        folds: foldData(inputs),
+      });
+    });
+
+    it('gives each trial the loss it has alone, and alone on each fold as n3fit trains it', async () => {
+      const options = () => ({ inputs: scan.inputs, foldData: scan.folds, replicas });
+      const together = await trainBatch(
+        slotBatch(scan.text, scan.runcard, TRIALS, replicas),
+        scan.settings,
+        options(),
+      );
+      expect(together.folds).toHaveLength(TRIALS.length * 3);
+      for (const [trial, entry] of TRIALS.entries()) {
+        const alone = await trainBatch(
+          slotBatch(scan.text, scan.runcard, [entry], replicas),
+          scan.settings,
+          options(),
+        );
+        const inBatch = lossOf(together.folds, trial, scan.settings);
+        const single = lossOf(alone.folds, 0, scan.settings);
+        expect(Number.isFinite(inBatch.loss)).toBe(true);
+        expect(Math.abs(inBatch.loss - single.loss) / single.loss).toBeLessThan(1e-5);
+        inBatch.foldLosses.forEach((loss, k) => {
+          expect(Math.abs(loss - (single.foldLosses[k] ?? Number.NaN)) / loss).toBeLessThan(1e-5);
+        });
+      }
+      // n3fit's way: one model per fold of the last trial
+      const byFold = [];
+      for (let k = 0; k < 3; k++) {
+        const one = await trainBatch(
+          slotBatch(scan.text, scan.runcard, [TRIALS[2]], replicas, [k]),
+          scan.settings,
+          options(),
+        );
+        byFold.push(...one.folds);
+      }
+      const sequential = lossOf(byFold, 0, scan.settings).loss;
+      const inBatch = lossOf(together.folds, 2, scan.settings).loss;
+      expect(Math.abs(inBatch - sequential) / sequential).toBeLessThan(1e-5);
+      // the trials differ: the batch does not give every trial one loss
+      const losses = TRIALS.map((_, t) => lossOf(together.folds, t, scan.settings).loss);
+      expect(new Set(losses.map((loss) => loss.toPrecision(6))).size).toBe(TRIALS.length);
+    });
+  },
+  ['wasm', 'native'],
+);
