@@ -30,6 +30,8 @@ describe("the ensemble's metrics (n3fit compute_hyperopt_metrics)", () => {
     expect(metrics.phi).toBeCloseTo(0.4003966287538654, 13);
     expect(metrics.logp).toBeCloseTo(-0.8182315500751094, 13);
     expect(metrics.chi2exp).toBeCloseTo(0.036706349206348944, 13);
+    const diverged = hyperMetrics(data, [Float64Array.from([1, Number.NaN, 3])]);
+    expect(Object.values(diverged).every(Number.isNaN)).toBe(true);
   });
 
   it('take the points of a fold from the covariance blocks, uncorrelated across blocks', () => {

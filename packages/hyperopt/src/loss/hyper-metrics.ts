@@ -40,11 +40,16 @@ function replicaCovariance(predictions: readonly Float64Array[], n: number): Flo
  *
  * @param data - the points, their central values and experimental covariance
  * @param predictions - each replica's predictions at the points, `(replicas)` of `(points)`
+ * @returns the metrics, each NaN when a prediction is not finite (a replica diverged)
  */
 export function hyperMetrics(
   data: PointsCovariance,
   predictions: readonly Float64Array[],
 ): HyperMetrics {
+  if (!predictions.every((row) => row.every(Number.isFinite))) {
+    // a replica diverged: no covariance of the ensemble, no metric
+    return { chi2: Number.NaN, phi: Number.NaN, logp: Number.NaN, chi2exp: Number.NaN };
+  }
   const n = data.points.length;
   const replicas = predictions.length;
   const centralPrediction = new Float64Array(n);

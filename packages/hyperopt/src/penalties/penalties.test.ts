@@ -44,6 +44,8 @@ describe("n3fit's hyperopt penalties", () => {
     });
     const [none, some, capped] = integrabilityPenalties(xf, 3);
     expect(none).toBe(0);
+    xf[0] = Number.NaN;
+    expect(integrabilityPenalties(xf, 3)[0]).toBeNaN();
     expect(some).toBeCloseTo(Math.expm1(2.1), 12);
     expect(capped).toBeCloseTo(Math.expm1(50), -10);
   });

@@ -58,7 +58,8 @@ export function patiencePenalty(record: ReplicaStoppingRecord): number {
 
 /**
  * n3fit's `integrability` penalty per replica: e^s − 1, with s the sum of the integrability
- * numbers above postfit's threshold (0.5), capped at 50.
+ * numbers above postfit's threshold (0.5), capped at 50; NaN for a replica whose PDF is not
+ * finite (it diverged).
  *
  * @param xf - x·f on fit-folder's `INTEGRABILITY_X_GRID`, `(replicas, x, flavour)`
  */
@@ -68,7 +69,10 @@ export function integrabilityPenalties(
 ): number[] {
   const size = xf.length / replicas;
   return Array.from({ length: replicas }, (_, r) => {
-    const numbers = integrabilityNumbersFromValues(xf.subarray(r * size, (r + 1) * size));
+    const values = xf.subarray(r * size, (r + 1) * size);
+    // a diverged replica's PDF is not finite: it has no penalty to give
+    if (!values.every(Number.isFinite)) return Number.NaN;
+    const numbers = integrabilityNumbersFromValues(values);
     const excess = numbers.reduce(
       (sum, value) => sum + (value > INTEGRABILITY_THRESHOLD ? value : 0),
       0,

@@ -107,6 +107,30 @@ describeOnBackends(
       const losses = TRIALS.map((_, t) => lossOf(together.folds, t, scan.settings).loss);
       expect(new Set(losses.map((loss) => loss.toPrecision(6))).size).toBe(TRIALS.length);
     });
+
+    it('fails a trial whose replicas all diverge, naming why, and measures the others', async () => {
+      const diverging = {
+        nodes_per_layer: [10, 8],
+        activation_per_layer: ['square', 'linear'],
+        epochs: 30,
+        optimizer: { optimizer_name: 'SGD', learning_rate: 1e30, clipnorm: 1e30 },
+      };
+      const batch = await trainBatch(
+        slotBatch(scan.text, scan.runcard, [TRIALS[0], diverging], replicas),
+        scan.settings,
+        { inputs: scan.inputs, foldData: scan.folds, replicas },
+      );
+      const failed = trialOutcome(
+        batch.folds.filter((fold) => fold.trial === 1),
+        scan.settings,
+      );
+      expect(failed).toEqual({
+        failure: expect.stringMatching(
+          /^every replica of fold 1 diverged \(its loss stopped being finite at epoch \d+, \d+\) before a best epoch$/,
+        ) as string,
+      });
+      expect(Number.isFinite(lossOf(batch.folds, 0, scan.settings).loss)).toBe(true);
+    });
   },
   ['wasm', 'native'],
 );
