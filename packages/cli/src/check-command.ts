@@ -36,7 +36,7 @@ export const checkCommand = defineCommand({
     const datasets = await resolveRuncardDatasets(runcard, inputPaths(runcard, resolve(file)));
     terminal.out(describeRuncard(file, runcard, datasets));
     terminal.out(describeReplicaParameters(validated));
-    terminal.out(describeScan(validated.runcard));
+    terminal.out(describeScan(validated.runcard, file));
   },
 });
 
@@ -110,12 +110,12 @@ function describeReplicaParameters({ runcard, hyperscan }: ValidatedRuncard): st
  * The scan a runcard describes for `partonfit hyperopt`: its hyperparameters by n3fit's labels,
  * its partitions and its loss; nothing for a runcard without `hyperscan_config` and `kfold`.
  */
-function describeScan(runcard: Runcard): string {
+function describeScan(runcard: Runcard, file: string): string {
   const { kfold } = runcard;
   if (runcard.hyperscan_config === undefined && kfold === undefined) return '';
   const lines = ['  scan (partonfit hyperopt; a fit ignores it):'];
   if (runcard.hyperscan_config !== undefined) {
-    lines.push(`    hyperparameters: ${spaceLabels(scanSpace(runcard)).join(', ')}`);
+    lines.push(`    hyperparameters: ${spaceLabels(scanSpace(runcard, file)).join(', ')}`);
   }
   if (kfold !== undefined) {
     kfold.partitions.forEach((partition, k) => {

@@ -104,7 +104,7 @@ export const hyperoptCommand: Command = defineCommand({
         if (TrainingInterruptedError.isInstance(error)) {
           throw new CommandExit(
             EXIT_INTERRUPTED,
-            `${error.message}; the same command with --resume continues the scan`,
+            `${error.message}; ${values.join ? 'the same command continues the scan (a requeued task retrains its batch)' : 'the same command with --resume continues the scan'}`,
           );
         }
         throw error;

@@ -5,7 +5,7 @@ import { BACKEND_REQUESTS, initBackend, type BackendRequest } from '@partonfit/b
 import {
   buildReport,
   buildScanReport,
-  isScanFolder,
+  holdsScanTrials,
   writeReport,
   type Report,
   type WrittenReport,
@@ -84,7 +84,7 @@ export const reportCommand = defineCommand({
   run: async ({ values, positionals: [folder] }, terminal) => {
     const backend = backendOption(values.backend);
     const output = resolve(values.output ?? join(folder, 'report'));
-    if (await isScanFolder(folder)) {
+    if (await holdsScanTrials(folder)) {
       const fitOnly = [
         ...(values.compare === undefined ? [] : ['--compare']),
         ...(values['replica-curves'] ? ['--replica-curves'] : []),

@@ -53,7 +53,8 @@ function describeBest(best: BestTrial): string {
 
 const CLAIM_STATES = {
   running: 'running',
-  stale: 'stale: its task is no longer running; remove the claim to let a task train it',
+  stale:
+    'stale: its task is no longer running; remove the claim, then run the scan again (partonfit hyperopt … --join, or submit --hyperopt) to train it',
   unknown: 'training',
 } as const;
 

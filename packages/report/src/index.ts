@@ -43,7 +43,7 @@ export {
   type TrialRow,
 } from './hyperscan/scan-figures.js';
 export {
-  isScanFolder,
+  holdsScanTrials,
   readScanRecords,
   type FoldLossSource,
   type ScanKfold,

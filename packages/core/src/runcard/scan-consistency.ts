@@ -1,5 +1,6 @@
 import type { RuncardIssue } from '../errors/runcard-error.js';
 import type { Runcard } from './runcard.js';
+import { MAX_NODES_PER_LAYER } from './schema.js';
 
 type Bounds = readonly [key: string, low: number | undefined, high: number | undefined];
 
@@ -43,6 +44,12 @@ export function checkScan(runcard: Runcard): RuncardIssue[] {
       issues.push({
         keyPath: 'hyperscan_config.architecture.n_layers',
         problem: 'sampling the number of layers needs min_units and max_units',
+      });
+    }
+    if ((architecture?.max_units ?? 0) > MAX_NODES_PER_LAYER) {
+      issues.push({
+        keyPath: 'hyperscan_config.architecture.max_units',
+        problem: `expected at most ${MAX_NODES_PER_LAYER} units (partonfit's widest layer)`,
       });
     }
     if ((architecture?.max_drop ?? 0) > 0) {

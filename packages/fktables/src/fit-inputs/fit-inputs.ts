@@ -41,8 +41,9 @@ export interface FitFolds {
   /** Each fold's held-out points, `(folds, data)`, 1 = held out. */
   readonly heldOut: Uint8Array;
   /**
-   * The experimental covariance without t0 and without dataset weights, by independent block, as
-   * n3fit measures a fold's χ² and φ² (validphys's covariance from systematics).
+   * The experimental covariance without t0 and without dataset weights, by independent block,
+   * with which a scan measures the folds (validphys's covariance from systematics, as n3fit's
+   * hyperopt metrics).
    */
   readonly covariance: readonly CovarianceBlockValues[];
 }

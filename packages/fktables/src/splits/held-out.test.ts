@@ -72,15 +72,33 @@ describe('k-fold inputs: rows that leave a partition out', () => {
   it("give a held-out point no weight in the replica's χ², and leave the others' alone", () => {
     const { ndata } = folded;
     const f2c = span(folded, 'CLOSURE_F2C');
+    // an F2C point in replica 1's training split (rows 0 and 2 are replica 1)
+    const weightOf = (row: number, point: number) => {
+      if (plain.training.kind !== 'covariance') throw new Error('expected a data-point split');
+      const block = plain.training.blocks.find(
+        (each) => point >= each.offset && point < each.offset + each.size,
+      );
+      if (block === undefined) throw new Error(`no block holds point ${point}`);
+      const i = point - block.offset;
+      return block.weights[(row * block.size + i) * block.size + i];
+    };
+    const point = Array.from({ length: f2c.ndata }, (_, k) => f2c.offset + k).find(
+      (candidate) => weightOf(0, candidate) !== 0,
+    );
+    if (point === undefined) throw new Error('replica 1 trains on no F2C point');
     const residuals = new Float64Array(3 * ndata).fill(0.01);
+    const plainBase = chi2FromStructure(plain.training, residuals);
     const base = chi2FromStructure(folded.training, residuals);
-    residuals[f2c.offset] = 1e3;
-    residuals[2 * ndata + f2c.offset] = 1e3;
-    const changed = chi2FromStructure(folded.training, residuals);
-    expect(changed[0]).toBeCloseTo(base[0], 6);
-    // row 2 keeps F2C: its χ² grows if that point is one of its training points
+    residuals[point] = 1e3;
+    residuals[2 * ndata + point] = 1e3;
     const plainChanged = chi2FromStructure(plain.training, residuals);
+    const changed = chi2FromStructure(folded.training, residuals);
+    // without folds the point counts; with F2C held out, row 0 does not see it
+    expect(plainChanged[0] - plainBase[0]).toBeGreaterThan(1e3);
+    expect(changed[0]).toBeCloseTo(base[0], 6);
+    // row 2 overfits XG only: it keeps F2C, as without folds
     expect(changed[2]).toBeCloseTo(plainChanged[2], 0);
+    expect(changed[2] - base[2]).toBeGreaterThan(1e3);
   });
 
   it('lay out other rows from these: the same pseudodata, split and fold', () => {

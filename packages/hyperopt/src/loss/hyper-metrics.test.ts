@@ -32,6 +32,17 @@ describe("the ensemble's metrics (n3fit compute_hyperopt_metrics)", () => {
     expect(metrics.chi2exp).toBeCloseTo(0.036706349206348944, 13);
     const diverged = hyperMetrics(data, [Float64Array.from([1, Number.NaN, 3])]);
     expect(Object.values(diverged).every(Number.isNaN)).toBe(true);
+    // replicas 10¹⁰ apart swamp the data's covariance: C + C_pdf is numerically singular, so
+    // the metrics that need it are NaN while φ and χ²_exp are measured
+    const far = hyperMetrics(data, [
+      Float64Array.from([1e10, 2e10, 3e10]),
+      Float64Array.from([-1e10, -2e10, -3e10]),
+    ]);
+    expect(far.chi2).toBeNaN();
+    expect(far.logp).toBeNaN();
+    // their mean is 0: χ²_exp of (−1, −2, −3) is (0.21/0.0035 + 9/0.16)/3
+    expect(far.chi2exp).toBeCloseTo(38.75, 9);
+    expect(Number.isFinite(far.phi)).toBe(true);
   });
 
   it('take the points of a fold from the covariance blocks, uncorrelated across blocks', () => {

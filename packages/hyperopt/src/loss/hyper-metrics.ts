@@ -1,4 +1,4 @@
-import { cholesky, createMatrix } from '@partonfit/core';
+import { cholesky, createMatrix, LinearAlgebraError } from '@partonfit/core';
 import { chi2WithCholesky, type PointsCovariance } from './fold-covariance.js';
 
 /**
@@ -56,19 +56,6 @@ export function hyperMetrics(
   for (const row of predictions)
     for (let i = 0; i < n; i++) centralPrediction[i] += row[i] / replicas;
   const difference = centralPrediction.map((value, i) => value - data.central[i]);
-  const total = Float64Array.from(data.covariance.data);
-  if (replicas > 1) {
-    const pdf = replicaCovariance(predictions, n);
-    for (let i = 0; i < n * n; i++) total[i] += pdf[i];
-  }
-  const totalFactor = cholesky(createMatrix(n, n, total));
-  const normalised = total.map(
-    (value, k) => value / (data.central[Math.floor(k / n)] * data.central[k % n]),
-  );
-  const normalisedFactor = cholesky(createMatrix(n, n, normalised));
-  let logDeterminant = 0;
-  for (let i = 0; i < n; i++) logDeterminant += 2 * Math.log(normalisedFactor.data[i * n + i]);
-  const chi2 = chi2WithCholesky(totalFactor, difference);
   const chi2exp = chi2WithCholesky(data.cholesky, difference);
   const meanReplicaChi2 =
     predictions.reduce(
@@ -80,11 +67,43 @@ export function hyperMetrics(
         ),
       0,
     ) / replicas;
-  const logp = -0.5 * (n * Math.log(2 * Math.PI) + logDeterminant + chi2);
+  const { chi2, logp } = withReplicaSpread(data, predictions, difference);
   return {
     chi2: chi2 / n,
     phi: Math.sqrt(Math.max(meanReplicaChi2 - chi2exp, 0) / n),
     logp: -logp / n,
     chi2exp: chi2exp / n,
   };
+}
+
+/**
+ * χ² of the central prediction and log p with the experimental plus PDF covariance. One replica
+ * has no spread: the experimental factor serves. log det of the covariance normalised to the
+ * central values is log det C − 2 Σ log |c_i|. NaN for both when the sum is not positive definite
+ * (predictions far beyond the data's uncertainties).
+ */
+function withReplicaSpread(
+  data: PointsCovariance,
+  predictions: readonly Float64Array[],
+  difference: Float64Array,
+): { chi2: number; logp: number } {
+  const n = data.points.length;
+  let factor = data.cholesky;
+  if (predictions.length > 1) {
+    const total = Float64Array.from(data.covariance.data);
+    const pdf = replicaCovariance(predictions, n);
+    for (let i = 0; i < n * n; i++) total[i] += pdf[i];
+    try {
+      factor = cholesky(createMatrix(n, n, total));
+    } catch (error) {
+      if (!LinearAlgebraError.isInstance(error)) throw error;
+      return { chi2: Number.NaN, logp: Number.NaN };
+    }
+  }
+  let logDeterminant = 0;
+  for (let i = 0; i < n; i++) {
+    logDeterminant += 2 * (Math.log(factor.data[i * n + i]) - Math.log(Math.abs(data.central[i])));
+  }
+  const chi2 = chi2WithCholesky(factor, difference);
+  return { chi2, logp: -0.5 * (n * Math.log(2 * Math.PI) + logDeterminant + chi2) };
 }

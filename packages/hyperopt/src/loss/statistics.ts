@@ -29,7 +29,7 @@ export function bestReplicas(validation: ArrayLike<number>, proportion: number):
   return order.slice(0, Math.ceil(proportion * validation.length));
 }
 
-/** NaN sorts last, as numpy's argsort puts it. */
-function sortKey(value: number): number {
+/** A sort key that puts NaN last, as numpy's sort and argsort do. */
+export function sortKey(value: number): number {
   return Number.isNaN(value) ? Number.POSITIVE_INFINITY : value;
 }

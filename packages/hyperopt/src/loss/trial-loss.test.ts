@@ -150,3 +150,18 @@ describe("a trial's loss (n3fit hyperparametrizable)", () => {
     expect('failure' in notFinite && notFinite.failure).toMatch(/not finite/);
   });
 });
+
+describe("a trial's outcome from folds that may have failed", () => {
+  it('keeps the penalised loss of a trial above the threshold whose later fold diverged', () => {
+    const outcome = trialOutcome(
+      [
+        { outcome: fold([60], [1]), failure: undefined },
+        { outcome: fold([Number.NaN], [1]), failure: 'every replica of fold 2 diverged' },
+        { outcome: fold([1], [1]), failure: undefined },
+      ],
+      settings(),
+    );
+    // n3fit never trains fold 2: 60 · (3 − 0) = 180 plus the fitted-data penalty of 1 (none)
+    expect(outcome).toMatchObject({ status: 'fail', foldLosses: [180], thresholdFold: 0 });
+  });
+});

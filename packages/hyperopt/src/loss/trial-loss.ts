@@ -1,6 +1,6 @@
 import type { Runcard } from '@partonfit/core';
 import type { HyperMetrics } from './hyper-metrics.js';
-import { bestReplicas, statistic } from './statistics.js';
+import { bestReplicas, sortKey, statistic } from './statistics.js';
 
 /** A scan's `kfold` settings, validated. */
 export type KfoldSettings = NonNullable<Runcard['kfold']>;
@@ -64,7 +64,9 @@ export function foldLoss(fold: FoldOutcome, settings: KfoldSettings): number {
   const best = bestReplicas(fold.validationLosses, settings.reduce_proportion);
   const validation = overReplicas(best.map((r) => fold.validationLosses[r]));
   const select = Math.ceil((1 - settings.reduce_proportion) * experimental.length);
-  const bestExperimental = [...experimental].sort((a, b) => a - b).slice(0, Math.max(select, 1));
+  const bestExperimental = [...experimental]
+    .sort((a, b) => sortKey(a) - sortKey(b))
+    .slice(0, Math.max(select, 1));
   return validation + (Math.max(overReplicas(bestExperimental), 2) - 2);
 }
 
@@ -100,19 +102,22 @@ export function trialLoss(folds: readonly FoldOutcome[], settings: KfoldSettings
 }
 
 /**
- * A trial's outcome from its folds: the first fold's failure (every replica diverged) if one
- * failed, else {@link trialLoss}, itself a failure when the loss is not finite.
+ * A trial's outcome from its folds, in partition order, as n3fit meets them: a fold's failure
+ * (every replica diverged) fails the trial unless an earlier fold already passed the threshold
+ * (n3fit never trains the folds after it); else {@link trialLoss}, itself a failure when the
+ * loss is not finite.
  */
 export function trialOutcome(
   folds: readonly { readonly outcome: FoldOutcome; readonly failure: string | undefined }[],
   settings: KfoldSettings,
 ): TrialLoss | { readonly failure: string } {
-  const failure = folds.find((fold) => fold.failure !== undefined)?.failure;
-  if (failure !== undefined) return { failure };
-  const loss = trialLoss(
-    folds.map((fold) => fold.outcome),
-    settings,
-  );
+  const counted: FoldOutcome[] = [];
+  for (const fold of folds) {
+    if (fold.failure !== undefined) return { failure: fold.failure };
+    counted.push(fold.outcome);
+    if (trialLoss(counted, settings).thresholdFold !== undefined) break;
+  }
+  const loss = trialLoss(counted, settings);
   return Number.isFinite(loss.loss)
     ? loss
     : { failure: `the loss is not finite (${loss.loss}): some predictions or χ² are not` };

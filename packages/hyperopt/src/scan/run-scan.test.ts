@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputFileError, loadRuncard, readTriesFile, RuncardError } from '@partonfit/core';
 import { TrainingInterruptedError } from '@partonfit/trainer';
@@ -105,6 +105,22 @@ describeOnBackends(
       const scan = runScan({ runcardFile: runcard, trials: 2, outputFolder: folder });
       await expect(scan).rejects.toThrow(RuncardError);
       await expect(scan).rejects.toThrow(/kfold: a scan needs kfold.partitions/);
+    });
+
+    it('extends a scan by whole batches only', async () => {
+      const { folder, runcard } = await writeScanRuncard('extended', [20, 30]);
+      const request = { runcardFile: runcard, trialsPerModel: 2, outputFolder: folder };
+      const short = await runScan({ ...request, trials: 1 });
+      // the finished batch keeps its claim: no process can claim it again
+      expect((await readdir(join(short.folder, 'hyperopt', 'batches'))).sort()).toEqual([
+        'batch_0000.claim',
+        'batch_0000.json',
+      ]);
+      const extended = runScan({ ...request, trials: 3, resume: true });
+      await expect(extended).rejects.toThrow(InputFileError);
+      await expect(extended).rejects.toThrow(
+        /batch_0000\.json: this batch finished with 1 trial\(s\) and the scan now asks for 2 in it/,
+      );
     });
 
     it('refuses the folder of another scan', async () => {

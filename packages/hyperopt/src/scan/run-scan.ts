@@ -10,6 +10,7 @@ import {
   runcardDigest,
   trialColumns,
   type HyperscanTrial,
+  type Runcard,
 } from '@partonfit/core';
 import { prepareFitInputs } from '@partonfit/fktables';
 import { ensureWritableFolder, writeFileAtomic } from '@partonfit/io';
@@ -24,7 +25,7 @@ import {
   batchFile,
   claimBatch,
   finishedDocuments,
-  releaseAllBatches,
+  releaseUnfinishedBatches,
   releaseBatch,
   scanFolder,
   writeTries,
@@ -118,7 +119,15 @@ async function checkScanFolder(
   request: ScanRequest,
 ): Promise<void> {
   if (!existsSync(settingsFile)) return;
-  const existing = JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>;
+  let existing: Record<string, unknown>;
+  try {
+    existing = JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>;
+  } catch (cause) {
+    throw new InputFileError({
+      file: settingsFile,
+      problem: `cannot read the scan's settings (${String(cause)}); choose another --output`,
+    });
+  }
   // a resumed scan may ask for more trials: the batches before are the same
   const comparable = Object.fromEntries(
     Object.entries(existing).filter(([key]) => key !== 'trials'),
@@ -136,6 +145,42 @@ async function checkScanFolder(
         'the folder already holds this scan: pass --resume to continue it, or choose another --output',
     });
   }
+}
+
+/**
+ * Refuses to extend a scan through a batch that finished with fewer trials than it now needs:
+ * trial ids are batch·B + t, so such a batch's missing trials would never be trained.
+ */
+async function refuseShortBatch(file: string, needed: number): Promise<void> {
+  let trials: number;
+  try {
+    trials = (JSON.parse(await readFile(file, 'utf8')) as unknown[]).length;
+  } catch (cause) {
+    throw new InputFileError({
+      file,
+      problem: `cannot read the batch's trials (${String(cause)})`,
+    });
+  }
+  if (trials >= needed) return;
+  throw new InputFileError({
+    file,
+    problem: `this batch finished with ${trials} trial(s) and the scan now asks for ${needed} in it; trial ids are batch × trials_per_model + t, so the rest would never be trained: extend a scan only from a whole last batch (a multiple of --trials-per-model), or start a new scan with another --output`,
+  });
+}
+
+/** A scan sets every trial's parameters: a runcard's own per-replica settings cannot apply. */
+function refuseFitOnlyKeys(runcard: Runcard, file: string): void {
+  const keys = (['parameters_per_replica', 'trial_specs'] as const).filter(
+    (key) => runcard[key] !== undefined,
+  );
+  if (keys.length === 0) return;
+  throw new RuncardError({
+    file,
+    issues: keys.map((key) => ({
+      keyPath: key,
+      problem: 'a scan samples every trial’s parameters: remove it from the scan runcard',
+    })),
+  });
 }
 
 /** The kfold settings of a scan runcard, which a scan needs. */
@@ -175,6 +220,7 @@ export async function runScan(request: ScanRequest): Promise<ScanSummary> {
     );
   }
   const settings = kfoldOf(runcard, runcardFile);
+  refuseFitOnlyKeys(runcard, runcardFile);
   const replicas = request.replicas ?? 1;
   if (settings.loss_type === 'phi2' && replicas < 2) {
     throw new RuncardError({
@@ -201,9 +247,15 @@ export async function runScan(request: ScanRequest): Promise<ScanSummary> {
     folder.settings,
     `${JSON.stringify({ ...scan, trials: request.trials }, null, 1)}\n`,
   );
-  if (request.resume === true) {
-    const released = await releaseAllBatches(folder);
-    if (released > 0) report?.(`retraining ${released} batch(es) the earlier run did not finish`);
+  const owner = request.owner ?? `pid ${process.pid}`;
+  // a resumed scan retrains every batch a killed run left; a requeued task of a joined scan, the
+  // batches its own killed run left
+  const released =
+    request.resume === true || request.join === true
+      ? await releaseUnfinishedBatches(folder, request.resume === true ? undefined : owner)
+      : [];
+  if (released.length > 0) {
+    report?.(`retraining batch(es) ${released.map((b) => b + 1).join(', ')}, left unfinished`);
   }
   const layout = scanInputLayout(runcard, replicas);
   const { inputs, seconds: setup } = await prepareFitInputs(runcard, {
@@ -221,11 +273,15 @@ export async function runScan(request: ScanRequest): Promise<ScanSummary> {
   let trained = 0;
   let trainingSeconds = 0;
   for (let b = 0; b < batches; b++) {
-    if (existsSync(batchFile(folder, b))) continue;
-    if (!(await claimBatch(folder, b, request.owner ?? `pid ${process.pid}`))) continue;
+    const count = Math.min(perModel, request.trials - b * perModel);
+    if (existsSync(batchFile(folder, b))) {
+      await refuseShortBatch(batchFile(folder, b), count);
+      continue;
+    }
+    if (!(await claimBatch(folder, b, owner))) continue;
+    let written = false;
     try {
       const history = finishedTrials(await finishedDocuments(folder));
-      const count = Math.min(perModel, request.trials - b * perModel);
       const points = suggestBatch(space, history, count, b, scan.sampler);
       const spaceValues = points.map((point) => evaluateSpace(space, point));
       const entries = spaceValues.map(trialEntry);
@@ -260,17 +316,17 @@ export async function runScan(request: ScanRequest): Promise<ScanSummary> {
         });
       });
       await writeFileAtomic(batchFile(folder, b), triesJson(documents));
+      written = true;
       await writeTries(folder);
       trained += 1;
-      const finished = finishedTrials(await finishedDocuments(folder));
-      const best = bestTrial(finished);
+      const best = bestTrial(finishedTrials(await finishedDocuments(folder)));
       report?.(
         `batch ${b + 1}/${batches}: trials ${b * perModel}–${b * perModel + count - 1} in ${seconds.toFixed(1)} s, ` +
           `${documents.filter((document) => document.result.status === 'ok').length} ok; ` +
           `best so far trial ${best?.tid ?? '-'} loss ${best?.loss.toPrecision(5) ?? '-'}`,
       );
     } finally {
-      await releaseBatch(folder, b);
+      if (!written) await releaseBatch(folder, b);
     }
   }
   const documents = await finishedDocuments(folder);

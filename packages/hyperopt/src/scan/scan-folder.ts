@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputFileError } from '@partonfit/core';
+import { InputFileError, isMapping } from '@partonfit/core';
 import {
   BATCH_FILE_NAME,
   batchFileName,
@@ -50,17 +50,41 @@ export async function claimBatch(
   }
 }
 
-/** Releases a claim (after the batch's trials are written, or when the training failed). */
+/**
+ * Releases the claim of a batch whose training did not end (interrupted, or failed). A finished
+ * batch keeps its claim beside its trials, so that no process can claim it again between seeing
+ * no trials and claiming.
+ */
 export async function releaseBatch(folder: ScanFolder, batch: number): Promise<void> {
   await rm(claimFile(folder, batch), { force: true });
 }
 
-/** Removes every claim: a resumed scan retrains the batches a killed scan had claimed. */
-export async function releaseAllBatches(folder: ScanFolder): Promise<number> {
+/**
+ * Removes the claims of unfinished batches — all of them (`owner` undefined: a resumed scan run
+ * by one process retrains what a killed run left), or those of `owner` (a requeued SLURM task,
+ * whose earlier run was killed before it could release them).
+ *
+ * @returns the batches released
+ */
+export async function releaseUnfinishedBatches(
+  folder: ScanFolder,
+  owner?: string,
+): Promise<number[]> {
   const names = await readdir(folder.batches).catch(() => [] as string[]);
-  const claims = names.filter((name) => name.endsWith('.claim'));
-  await Promise.all(claims.map((name) => rm(join(folder.batches, name), { force: true })));
-  return claims.length;
+  const released: number[] = [];
+  for (const name of names) {
+    const match = BATCH_FILE_NAME.exec(name);
+    if (match?.[2] !== 'claim' || names.includes(batchFileName(Number(match[1]), 'trials'))) {
+      continue;
+    }
+    const file = join(folder.batches, name);
+    if (owner !== undefined && (await readFile(file, 'utf8').catch(() => '')).trim() !== owner) {
+      continue;
+    }
+    await rm(file, { force: true });
+    released.push(Number(match[1]));
+  }
+  return released;
 }
 
 /** Every finished trial document of the scan, in trial-id order. */
@@ -80,11 +104,33 @@ export async function finishedDocuments(folder: ScanFolder): Promise<TrialDocume
         problem: `cannot read the batch's trials (${String(cause)})`,
       });
     }
-    if (!Array.isArray(parsed))
+    if (!Array.isArray(parsed)) {
       throw new InputFileError({ file, problem: 'expected a list of trials' });
-    documents.push(...(parsed as TrialDocument[]));
+    }
+    parsed.forEach((entry: unknown, index) => {
+      if (!isTrialDocument(entry)) {
+        throw new InputFileError({
+          file,
+          key: `[${index}]`,
+          problem: 'expected a trial document (tid, state, result, misc)',
+        });
+      }
+      documents.push(entry);
+    });
   }
   return documents.sort((a, b) => a.tid - b.tid);
+}
+
+/** Whether a parsed value has what the scan reads of a trial document. */
+function isTrialDocument(value: unknown): value is TrialDocument {
+  if (!isMapping(value)) return false;
+  return (
+    typeof value.tid === 'number' &&
+    typeof value.state === 'number' &&
+    isMapping(value.result) &&
+    isMapping(value.misc) &&
+    isMapping(value.misc.vals)
+  );
 }
 
 /** How long a lock may be held before it counts as left behind by a killed process. */

@@ -36,10 +36,6 @@ export interface TrainedFold {
 export interface BatchOutcome {
   /** Every (trial, fold) of the batch, trial by trial. */
   readonly folds: readonly TrainedFold[];
-  /** Epochs the model ran. */
-  readonly epochsRun: number;
-  /** Wall time of the training, in seconds. */
-  readonly seconds: number;
 }
 
 /** What {@link trainBatch} needs besides the batch. */
@@ -175,7 +171,7 @@ export async function trainBatch(
         },
       };
     });
-    return { folds, epochsRun: result.epochsRun, seconds: result.seconds };
+    return { folds };
   } finally {
     result.objective.dispose();
     result.model.dispose();

@@ -19,7 +19,7 @@ export interface TrialRecord {
   /** When its batch started and when it finished. */
   readonly bookTime: Date;
   readonly refreshTime: Date;
-  /** What trained it: its batch, the slots of its model, the backend. */
+  /** Its batch, and the wall time of the batch's training and measurement. */
   readonly batch: number;
   readonly seconds: number;
 }
@@ -102,11 +102,16 @@ export function trialDocument(record: TrialRecord): TrialDocument {
   const { folds, outcome, tid } = record;
   const failure = 'failure' in outcome ? outcome.failure : undefined;
   const penaltyNames = Object.keys(folds[0]?.penalties ?? {});
+  // n3fit's averages count the folds up to the one that passed the threshold
+  const counted =
+    'foldLosses' in outcome && outcome.foldLosses.length > 0
+      ? folds.slice(0, outcome.foldLosses.length)
+      : folds;
   const result: TrialResult = {
     status: failure === undefined && 'status' in outcome ? outcome.status : 'fail',
     loss: 'loss' in outcome ? outcome.loss : Number.NaN,
-    validation_loss: mean(folds.map((fold) => fold.validationLosses)),
-    experimental_loss: mean(folds.map((fold) => fold.experimentalLosses)),
+    validation_loss: mean(counted.map((fold) => fold.validationLosses)),
+    experimental_loss: mean(counted.map((fold) => fold.experimentalLosses)),
     kfold_meta: {
       validation_losses: folds.map((fold) => fold.validationLosses),
       experimental_losses: folds.map((fold) => fold.experimentalLosses),
@@ -161,7 +166,7 @@ export function triesJson(documents: readonly unknown[]): string {
   )}\n`;
 }
 
-/** A finished trial as the sampler sees it: its point and its loss (NaN unless `ok`). */
+/** A finished trial as the sampler sees it: its point, its loss (NaN when it has none), its status. */
 export interface FinishedTrial {
   readonly tid: number;
   readonly point: SpacePoint;

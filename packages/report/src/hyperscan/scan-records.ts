@@ -90,7 +90,7 @@ async function hasFitReplicas(folder: string): Promise<boolean> {
  * partonfit's `hyperopt/tries.json` or n3fit's `nnfit/replica_1/tries.json`) and no fitted
  * replicas (no `nnfit/replica_<n>/*.exportgrid`).
  */
-export async function isScanFolder(path: string): Promise<boolean> {
+export async function holdsScanTrials(path: string): Promise<boolean> {
   if (!(await isFolder(path))) return false;
   return (await findTriesFile(path)) !== undefined && !(await hasFitReplicas(path));
 }

@@ -10,7 +10,7 @@ import {
   upstreamDocumentText,
   writeScanFolder,
 } from './scan.fixture.js';
-import { isScanFolder, readScanRecords } from './scan-records.js';
+import { holdsScanTrials, readScanRecords } from './scan-records.js';
 import { buildScanReport } from './scan-report.js';
 
 function section(report: Awaited<ReturnType<typeof buildScanReport>>, id: string) {
@@ -163,7 +163,7 @@ describe('buildScanReport', () => {
     await mkdir(join(folder, 'nnfit', 'replica_1'), { recursive: true });
     const text = `[${upstreamDocumentText(0, [1.75, 2.5, 3.25], 2.5)}, ${upstreamDocumentText(1, [1, 2, 3], 2)}]`;
     await writeFile(join(folder, 'nnfit', 'replica_1', 'tries.json'), text);
-    expect(await isScanFolder(folder)).toBe(true);
+    expect(await holdsScanTrials(folder)).toBe(true);
     const records = await readScanRecords(folder);
     expect(records.folds).toBe(3);
     expect(records.trials.map((trial) => [trial.foldSource, trial.foldLosses])).toEqual([
@@ -224,17 +224,17 @@ describe('buildScanReport', () => {
   });
 });
 
-describe('isScanFolder', () => {
+describe('holdsScanTrials', () => {
   it('should tell a scan folder from a fit folder and from other paths', async () => {
     const scan = await writeScanFolder();
-    expect(await isScanFolder(scan)).toBe(true);
-    expect(await isScanFolder(join(scan, 'hyperopt', 'tries.json'))).toBe(false);
-    expect(await isScanFolder(join(scan, 'hyperopt', 'batches'))).toBe(false);
-    expect(await isScanFolder(join(scan, 'runcard.yml', 'x'))).toBe(false);
+    expect(await holdsScanTrials(scan)).toBe(true);
+    expect(await holdsScanTrials(join(scan, 'hyperopt', 'tries.json'))).toBe(false);
+    expect(await holdsScanTrials(join(scan, 'hyperopt', 'batches'))).toBe(false);
+    expect(await holdsScanTrials(join(scan, 'runcard.yml', 'x'))).toBe(false);
     // A fit with a tries.json beside its replicas is a fit.
     await mkdir(join(scan, 'nnfit', 'replica_1'), { recursive: true });
-    expect(await isScanFolder(scan)).toBe(true);
+    expect(await holdsScanTrials(scan)).toBe(true);
     await writeFile(join(scan, 'nnfit', 'replica_1', 'hyperopt.exportgrid'), '');
-    expect(await isScanFolder(scan)).toBe(false);
+    expect(await holdsScanTrials(scan)).toBe(false);
   });
 });
