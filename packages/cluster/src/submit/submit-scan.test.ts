@@ -114,8 +114,8 @@ describe('submitScan', () => {
     await expect(submitScan(await request(CLOSURE_RUNCARD, folder))).rejects.toMatchObject({
       name: 'RuncardError',
       issues: [
-        { keyPath: 'kfold', problem: expect.stringContaining('kfold.partitions') as string },
         { keyPath: 'hyperscan_config', problem: expect.stringContaining('search space') as string },
+        { keyPath: 'kfold', problem: expect.stringContaining('kfold.partitions') as string },
       ],
     });
   });

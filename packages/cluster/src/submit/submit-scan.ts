@@ -6,8 +6,8 @@ import {
   RuncardError,
   runcardDifference,
   runcardDigest,
+  scanRequirements,
   type Runcard,
-  type RuncardIssue,
 } from '@partonfit/core';
 import { loadFitFolderRuncard } from '@partonfit/fit-folder';
 import { pathExists, writeFileAtomic } from '@partonfit/io';
@@ -58,35 +58,6 @@ export interface SubmittedScan {
   readonly script: { readonly file: string; readonly text: string };
   /** The SLURM job id of the array; undefined on a dry run. */
   readonly job: string | undefined;
-}
-
-/**
- * Refuses a runcard its tasks could not scan: without `kfold` or `hyperscan_config`, or with the
- * `phi2` loss and fewer than 2 replicas.
- */
-function checkScanRuncard(runcard: Runcard, file: string, replicas: number): void {
-  const issues: RuncardIssue[] = [];
-  if (runcard.kfold === undefined) {
-    issues.push({
-      keyPath: 'kfold',
-      problem:
-        'a scan needs kfold.partitions: the datasets each fold holds out to measure the trials',
-    });
-  } else if (runcard.kfold.loss_type === 'phi2' && replicas < 2) {
-    issues.push({
-      keyPath: 'kfold.loss_type',
-      problem:
-        'phi2 measures the spread of the replicas: submit the scan with --replicas 2 or more',
-    });
-  }
-  if (runcard.hyperscan_config === undefined) {
-    issues.push({
-      keyPath: 'hyperscan_config',
-      problem:
-        'a scan needs a search space: add hyperscan_config (stopping, optimizer, positivity, architecture)',
-    });
-  }
-  if (issues.length > 0) throw new RuncardError({ file, issues });
 }
 
 /**
@@ -169,7 +140,8 @@ export async function submitScan(request: ScanSubmitRequest): Promise<SubmittedS
   const trialsPerModel = positiveInteger(request.trialsPerModel ?? 8, '--trials-per-model');
   const replicas = positiveInteger(request.replicas ?? 1, '--replicas');
   const sampler = request.sampler ?? 'tpe';
-  checkScanRuncard(request.runcard, request.runcardFile, replicas);
+  const issues = scanRequirements(request.runcard, replicas);
+  if (issues.length > 0) throw new RuncardError({ file: request.runcardFile, issues });
   const scan = basename(request.runcardFile, extname(request.runcardFile));
   const scanFolder = join(request.outputFolder, scan);
   await checkScanFolder(scanFolder, request.runcard, { trialsPerModel, replicas, sampler });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RuncardError } from '../errors/runcard-error.js';
 import { parseRuncard } from './load-runcard.js';
+import { scanRequirements } from './scan-consistency.js';
 
 /** A scan runcard: two datasets, a search space and k-fold partitions, with `changes` applied. */
 function scanRuncard(changes: readonly [string, string][] = []): string {
@@ -134,5 +135,21 @@ describe("a scan's hyperscan_config and kfold (n3fit 4.1.5's keys)", () => {
       '31: hyperscan_config.architecture.max_drop: partonfit does not train with dropout: set max_drop: 0 or remove it',
       '33: hyperscan_config.architecture.n_layers: sampling the number of layers needs min_units and max_units',
     ]);
+  });
+
+  it('says what a scan needs beyond a fit', () => {
+    const scan = parseRuncard(scanRuncard(), { file: 'scan.yml' }).runcard;
+    expect(scanRequirements(scan, 1)).toEqual([]);
+    const phi2 = parseRuncard(
+      scanRuncard([['  threshold: 1e3', '  threshold: 1e3\n  loss_type: phi2']]),
+    ).runcard;
+    expect(scanRequirements(phi2, 1).map((issue) => issue.keyPath)).toEqual(['kfold.loss_type']);
+    expect(scanRequirements(phi2, 2)).toEqual([]);
+    const fit = { ...scan, kfold: undefined, hyperscan_config: undefined };
+    expect(
+      scanRequirements({ ...fit, parameters_per_replica: [scan.parameters] }, 1).map(
+        (issue) => issue.keyPath,
+      ),
+    ).toEqual(['hyperscan_config', 'kfold', 'parameters_per_replica']);
   });
 });

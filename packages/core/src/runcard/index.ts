@@ -6,6 +6,7 @@ export {
   kfoldSchema,
   type HyperStatistic,
 } from './hyperscan-schema.js';
+export { scanRequirements } from './scan-consistency.js';
 export {
   loadRuncard,
   parseDatasetInput,

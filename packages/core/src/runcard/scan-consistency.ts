@@ -73,3 +73,42 @@ export function checkScan(runcard: Runcard): RuncardIssue[] {
   });
   return issues;
 }
+
+/**
+ * What `partonfit hyperopt` needs of a runcard beyond a fit's: a search space
+ * (`hyperscan_config`), the partitions (`kfold`), two replicas or more for the `phi2` loss, and
+ * no per-replica settings of its own (a scan samples every trial's parameters).
+ *
+ * @param replicas - replicas of every trial on every fold
+ */
+export function scanRequirements(runcard: Runcard, replicas: number): RuncardIssue[] {
+  const issues: RuncardIssue[] = [];
+  if (runcard.hyperscan_config === undefined) {
+    issues.push({
+      keyPath: 'hyperscan_config',
+      problem:
+        'a scan needs a search space: add hyperscan_config (stopping, optimizer, positivity, architecture)',
+    });
+  }
+  if (runcard.kfold === undefined) {
+    issues.push({
+      keyPath: 'kfold',
+      problem:
+        'a scan needs kfold.partitions: the datasets each fold holds out to measure the trials',
+    });
+  } else if (runcard.kfold.loss_type === 'phi2' && replicas < 2) {
+    issues.push({
+      keyPath: 'kfold.loss_type',
+      problem: 'phi2 measures the spread of the replicas: scan with --replicas 2 or more',
+    });
+  }
+  for (const key of ['parameters_per_replica', 'trial_specs'] as const) {
+    if (runcard[key] !== undefined) {
+      issues.push({
+        keyPath: key,
+        problem: 'a scan samples every trial’s parameters: remove it from the scan runcard',
+      });
+    }
+  }
+  return issues;
+}

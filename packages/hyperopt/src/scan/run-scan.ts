@@ -8,9 +8,9 @@ import {
   loadRuncard,
   RuncardError,
   runcardDigest,
+  scanRequirements,
   trialColumns,
   type HyperscanTrial,
-  type Runcard,
 } from '@partonfit/core';
 import { prepareFitInputs } from '@partonfit/fktables';
 import { ensureWritableFolder, writeFileAtomic } from '@partonfit/io';
@@ -168,38 +168,6 @@ async function refuseShortBatch(file: string, needed: number): Promise<void> {
   });
 }
 
-/** A scan sets every trial's parameters: a runcard's own per-replica settings cannot apply. */
-function refuseFitOnlyKeys(runcard: Runcard, file: string): void {
-  const keys = (['parameters_per_replica', 'trial_specs'] as const).filter(
-    (key) => runcard[key] !== undefined,
-  );
-  if (keys.length === 0) return;
-  throw new RuncardError({
-    file,
-    issues: keys.map((key) => ({
-      keyPath: key,
-      problem: 'a scan samples every trial’s parameters: remove it from the scan runcard',
-    })),
-  });
-}
-
-/** The kfold settings of a scan runcard, which a scan needs. */
-function kfoldOf(runcard: { kfold?: KfoldSettings | undefined }, file: string): KfoldSettings {
-  if (runcard.kfold === undefined) {
-    throw new RuncardError({
-      file,
-      issues: [
-        {
-          keyPath: 'kfold',
-          problem:
-            'a scan needs kfold.partitions: the datasets each fold holds out to measure the trials',
-        },
-      ],
-    });
-  }
-  return runcard.kfold;
-}
-
 /**
  * Runs a hyperparameter scan as n3fit 4.1.5's `--hyperopt` defines it — k-fold partitions, its
  * losses, statistics, penalties and threshold, hyperopt's TPE — with each batch of trials trained
@@ -219,21 +187,12 @@ export async function runScan(request: ScanRequest): Promise<ScanSummary> {
       `warning: ${runcardFile}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}`,
     );
   }
-  const settings = kfoldOf(runcard, runcardFile);
-  refuseFitOnlyKeys(runcard, runcardFile);
   const replicas = request.replicas ?? 1;
-  if (settings.loss_type === 'phi2' && replicas < 2) {
-    throw new RuncardError({
-      file: runcardFile,
-      issues: [
-        {
-          keyPath: 'kfold.loss_type',
-          problem:
-            'phi2 measures the spread of the replicas: run the scan with --replicas 2 or more',
-        },
-      ],
-    });
+  const issues = scanRequirements(runcard, replicas);
+  if (issues.length > 0 || runcard.kfold === undefined) {
+    throw new RuncardError({ file: runcardFile, issues });
   }
+  const settings: KfoldSettings = runcard.kfold;
   const space = scanSpace(runcard, runcardFile);
   const labels = spaceLabels(space);
   const folder = scanFolder(request.outputFolder, basename(runcardFile, extname(runcardFile)));
