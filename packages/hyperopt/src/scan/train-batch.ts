@@ -97,7 +97,10 @@ export async function trainBatch(
 ): Promise<BatchOutcome> {
   const inputs = selectInputRows(options.inputs, batch.inputRows, batch.rows);
   const result = await trainReplicas(batch.runcard, inputs, {
-    model: { networkSeeds: batch.networkSeeds },
+    // one network per optimiser, so that a batch's many architectures train in few networks,
+    // and the trials taken out of the model as they end
+    model: { networkSeeds: batch.networkSeeds, networkGroups: 'optimizer' },
+    retireEndedReplicas: true,
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });

@@ -270,6 +270,92 @@ describeOnBackends('MultiDenseNetwork', (backend) => {
     },
   );
 
+  it.each(['per-replica', 'layer-by-layer'] as const)(
+    'should compute shallower replicas and replicas of other activations as their own networks (%s)',
+    (formulation) => {
+      // replica 0 is 7-5-3 (tanh, tanh); replica 1 is 4-3 (sigmoid) and passes layer 1 through;
+      // replica 2 is a single linear 3-unit layer and passes layers 0 and 1 through
+      const own: { units: number[]; activations: ActivationName[]; layers: number[] }[] = [
+        { units: [7, 5, 3], activations: ['tanh', 'tanh', 'linear'], layers: [0, 1, 2] },
+        { units: [4, 3], activations: ['sigmoid', 'linear'], layers: [0, -1, 1] },
+        { units: [3], activations: ['linear'], layers: [-1, -1, 0] },
+      ];
+      const seedOf = (r: number, layer: number) => 100 * r + layer;
+      const passThrough = [0, 1, 2].map((l) => own.map((replica) => replica.layers[l] < 0));
+      const network = multiDenseNetwork({
+        units: [7, 5, 3],
+        activations: ['tanh', 'tanh', 'linear'],
+        replicaActivations: [0, 1, 2].map((l) =>
+          own.map((replica) => replica.activations[replica.layers[l]] ?? 'linear'),
+        ),
+        replicaUnits: [
+          [7, 4, 2],
+          [5, 4, 2],
+          [3, 3, 3],
+        ],
+        passThrough,
+        seeds: [0, 1, 2].map((l) => own.map((replica, r) => seedOf(r, replica.layers[l] + 1))),
+        formulation,
+      });
+      const x = tf.tensor2d(toFloat32(randomArray(POINTS * 2, 11, -1, 1)), [POINTS, 2]);
+      const upstream = tf.tensor3d(toFloat32(randomArray(3 * POINTS * 3, 12)), [3, POINTS, 3]);
+      const output = values(network.apply(x) as tf.Tensor);
+      const { grads } = tf.variableGrads(
+        () => tf.sum<tf.Scalar>(tf.mul(network.apply(x) as tf.Tensor, upstream)),
+        variablesOf([network]),
+      );
+      const kernelGrads = variablesOf([network])
+        .filter((_, k) => k % 2 === 0)
+        .map((variable) => grads[variable.name] as tf.Tensor3D);
+      own.forEach((replica, r) => {
+        const alone = multiDenseNetwork({
+          units: replica.units,
+          activations: replica.activations,
+          seeds: replica.units.map((_, layer) => [seedOf(r, layer + 1)]),
+          formulation,
+        });
+        expectClose(
+          output.slice(r * POINTS * 3, (r + 1) * POINTS * 3),
+          values(alone.apply(x) as tf.Tensor),
+          1e-6,
+        );
+        const upstreamRow = tf.slice(upstream, [r, 0, 0], [1, POINTS, 3]);
+        const aloneGrads = tf.variableGrads(
+          () => tf.sum<tf.Scalar>(tf.mul(alone.apply(x) as tf.Tensor, upstreamRow)),
+          variablesOf([alone]),
+        ).grads;
+        const aloneKernels = variablesOf([alone]).filter((_, k) => k % 2 === 0);
+        const rowOf = (l: number) => {
+          const [, inputs, units] = kernelGrads[l].shape;
+          return tf.slice(kernelGrads[l], [r, 0, 0], [1, inputs, units]);
+        };
+        const passed = replica.layers.flatMap((layer, l) => (layer < 0 ? [values(rowOf(l))] : []));
+        // a layer passed through has no weight of the replica's: its gradient is exactly 0
+        expect(passed.every((gradient) => gradient.every((value) => value === 0))).toBe(true);
+        replica.layers.forEach((layer, l) => {
+          if (layer < 0) return;
+          const [ownInputs, ownUnits] = aloneKernels[layer].shape.slice(-2);
+          const block = tf.slice(rowOf(l), [0, 0, 0], [1, ownInputs, ownUnits]);
+          expectClose(values(block), values(aloneGrads[aloneKernels[layer].name]), 2e-5);
+        });
+      });
+      expect(rebuilt(network, MultiDenseNetwork).passThrough).toEqual(passThrough);
+      x.dispose();
+    },
+  );
+
+  it('should refuse a replica passing a layer through at another width than its input', () => {
+    const network = multiDenseNetwork({
+      units: [4, 3],
+      activations: ['tanh', 'linear'],
+      seeds: seedsFor(1, 2),
+      passThrough: [[true], [false]],
+    });
+    expect(() => network.apply(tf.zeros([5, 2]))).toThrow(
+      'replicaUnits[0][0]: replica 0 passes layer 0 through, so it must be as wide as its input (2), not 4',
+    );
+  });
+
   it('should refuse replica widths that do not fit the layers', () => {
     const args = { units: [4, 3], activations: ['tanh', 'linear'] as ActivationName[] };
     expect(() =>

@@ -50,6 +50,18 @@ export interface MultiDenseNetworkArgs extends LayerArgs {
    * masked to exact zeros (see {@link MultiDenseNetwork}).
    */
   readonly replicaUnits?: readonly (readonly number[])[];
+  /**
+   * Each replica's activation of each layer, `(layers, replicas)`, where replicas differ
+   * (default: `activations[l]` for every replica of layer l).
+   */
+  readonly replicaActivations?: readonly (readonly ActivationName[])[];
+  /**
+   * The layers each replica passes through unchanged, `(layers, replicas)` (default none):
+   * layer l of replica r then returns its input — an identity kernel, bias 0, linear — so that a
+   * shallower network trains as a member of a deeper one. Its width `replicaUnits[l][r]` must be
+   * its input width; its own weights are masked out as padding is, and never train.
+   */
+  readonly passThrough?: readonly (readonly boolean[])[];
   /** How to compute; default `auto`. */
   readonly formulation?: NetworkFormulation;
 }
@@ -89,12 +101,21 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
   readonly seeds: readonly (readonly number[])[];
   /** Each replica's width of each layer, `(layers, replicas)`. */
   readonly replicaUnits: readonly (readonly number[])[];
+  /** Each replica's activation of each layer, `(layers, replicas)` (linear where it passes through). */
+  readonly replicaActivations: readonly (readonly ActivationName[])[];
+  /** Whether each replica passes each layer through unchanged, `(layers, replicas)`. */
+  readonly passThrough: readonly (readonly boolean[])[];
   /** The formulation asked for. */
   readonly formulation: NetworkFormulation;
   private kernels: tfl.LayerVariable[] = [];
   private biases: tfl.LayerVariable[] = [];
-  /** Per layer, the 0/1 masks of replicas narrower than the layer, or undefined where none is. */
-  private masks: ({ kernel: tf.Tensor3D; bias: tf.Tensor3D } | undefined)[] = [];
+  /**
+   * Per layer, the 0/1 masks of replicas narrower than the layer or passing it through, and the
+   * identity kernel of those passing through; undefined where there is none.
+   */
+  private masks: (LayerMasks | undefined)[] = [];
+  /** Per layer whose replicas' activations differ, its runs of replicas of one activation. */
+  private activationRuns: (readonly ActivationRun[] | undefined)[] = [];
 
   constructor(args: MultiDenseNetworkArgs) {
     super(args);
@@ -125,6 +146,20 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
     this.initializers = replicaInitializers(args.initializer ?? 'glorot_normal', replicas);
     this.seeds = args.seeds.map((layerSeeds) => [...layerSeeds]);
     this.replicaUnits = checkReplicaUnits(args.replicaUnits, this.units, replicas);
+    this.passThrough = checkPerReplica(args.passThrough, 'passThrough', layers, replicas, false);
+    this.replicaActivations = checkPerReplica(
+      args.replicaActivations,
+      'replicaActivations',
+      layers,
+      replicas,
+      undefined,
+    ).map((layer, l) =>
+      layer.map((activation, r) =>
+        this.passThrough[l][r]
+          ? 'linear'
+          : checkActivation(activation ?? this.activations[l], `replicaActivations[${l}][${r}]`),
+      ),
+    );
     this.formulation = oneOf(args.formulation ?? 'auto', FORMULATIONS, 'formulation', {
       loose: true,
     });
@@ -161,6 +196,15 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
       );
       const replicaInputs = l === 0 ? inputUnits : (this.replicaUnits[l - 1] ?? []);
       const replicaOutputs = this.replicaUnits[l] ?? [];
+      const passing = this.passThrough[l] ?? [];
+      passing.forEach((passes, r) => {
+        if (passes && replicaOutputs[r] !== replicaInputs[r]) {
+          throw new InvalidArgumentError({
+            argument: `replicaUnits[${l}][${r}]`,
+            problem: `replica ${r} passes layer ${l} through, so it must be as wide as its input (${replicaInputs[r]}), not ${replicaOutputs[r]}`,
+          });
+        }
+      });
       tf.tidy(() => {
         kernel.write(
           initialPaddedKernels(this.initializers, this.seeds[l] ?? [], {
@@ -172,7 +216,8 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
       });
       this.kernels.push(kernel);
       this.biases.push(bias);
-      this.masks.push(paddingMasks(replicaInputs, replicaOutputs, [inputs, units]));
+      this.masks.push(layerMasks(replicaInputs, replicaOutputs, passing, [inputs, units]));
+      this.activationRuns.push(activationRuns(this.replicaActivations[l] ?? []));
       inputs = units;
     });
     this.built = true;
@@ -182,6 +227,22 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
   get padded(): boolean {
     return this.replicaUnits.some((layer, l) =>
       layer.some((units) => units < (this.units[l] ?? 0)),
+    );
+  }
+
+  /**
+   * Layer l's activation of every replica's pre-activation `(replicas, points, units)`: each run
+   * of replicas of one activation sliced out, activated and put back in place.
+   */
+  private activate(l: number, linear: tf.Tensor): tf.Tensor {
+    const runs = this.activationRuns[l];
+    if (runs === undefined) return applyActivation(this.activations[l] ?? 'linear', linear);
+    const [, points, units] = linear.shape as [number, number, number];
+    return tf.concat(
+      runs.map(({ activation, start, end }) =>
+        applyActivation(activation, tf.slice(linear, [start, 0, 0], [end - start, points, units])),
+      ),
+      0,
     );
   }
 
@@ -214,7 +275,9 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
       const kernels = this.kernels.map((kernel, l) => {
         const mask = this.masks[l];
         const value = kernel.read() as tf.Tensor3D;
-        return mask === undefined ? value : tf.mul<tf.Tensor3D>(value, mask.kernel);
+        if (mask === undefined) return value;
+        const masked = tf.mul<tf.Tensor3D>(value, mask.kernel);
+        return mask.identity === undefined ? masked : tf.add<tf.Tensor3D>(masked, mask.identity);
       });
       const biases = this.biases.map((bias, l) => {
         const mask = this.masks[l];
@@ -222,7 +285,7 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
         return mask === undefined ? value : tf.mul<tf.Tensor3D>(value, mask.bias);
       });
       if (this.activeFormulation() === 'per-replica') {
-        return perReplicaNetwork(x, kernels, biases, this.activations);
+        return perReplicaNetwork(x, kernels, biases, this.replicaActivations);
       }
       return kernels.reduce((h: tf.Tensor, kernel, l) => {
         const bias = biases[l];
@@ -230,7 +293,7 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
           l === 0
             ? sharedInputDense(h as tf.Tensor2D, kernel, bias)
             : replicaDense(h as tf.Tensor3D, kernel, bias);
-        return applyActivation(this.activations[l] ?? 'linear', linear);
+        return this.activate(l, linear);
       }, x) as tf.Tensor3D;
     });
   }
@@ -243,6 +306,8 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
       initializer: [...this.initializers],
       seeds: this.seeds.map((layerSeeds) => [...layerSeeds]),
       replicaUnits: this.replicaUnits.map((layer) => [...layer]),
+      replicaActivations: this.replicaActivations.map((layer) => [...layer]),
+      passThrough: this.passThrough.map((layer) => [...layer]),
       formulation: this.formulation,
     };
   }
@@ -254,8 +319,15 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
   }
 
   private disposeMasks(): void {
-    tf.dispose(this.masks.flatMap((mask) => (mask === undefined ? [] : [mask.kernel, mask.bias])));
+    tf.dispose(
+      this.masks.flatMap((mask) =>
+        mask === undefined
+          ? []
+          : [mask.kernel, mask.bias, ...(mask.identity ? [mask.identity] : [])],
+      ),
+    );
     this.masks = [];
+    this.activationRuns = [];
   }
 
   private inputFeatures(inputShape: tfl.Shape | tfl.Shape[] | readonly number[]): number {
@@ -302,20 +374,8 @@ function checkReplicaUnits(
   if (replicaUnits === undefined) {
     return units.map((layer) => Array.from({ length: replicas }, () => layer));
   }
-  if (replicaUnits.length !== units.length) {
-    throw new InvalidArgumentError({
-      argument: 'replicaUnits',
-      problem: `expected one list per layer (${units.length}), got ${replicaUnits.length}`,
-    });
-  }
-  return replicaUnits.map((layer, l) => {
-    if (layer.length !== replicas) {
-      throw new InvalidArgumentError({
-        argument: `replicaUnits[${l}]`,
-        problem: `expected one width per replica (${replicas}), got ${layer.length}`,
-      });
-    }
-    return layer.map((width, r) => {
+  return checkPerReplica(replicaUnits, 'replicaUnits', units.length, replicas, 0).map((layer, l) =>
+    layer.map((width, r) => {
       positiveInteger(width, `replicaUnits[${l}][${r}]`);
       if (width > (units[l] ?? 0)) {
         throw new InvalidArgumentError({
@@ -324,43 +384,101 @@ function checkReplicaUnits(
         });
       }
       return width;
-    });
+    }),
+  );
+}
+
+/** A layer's 0/1 masks and the identity kernel of the replicas that pass it through. */
+interface LayerMasks {
+  readonly kernel: tf.Tensor3D;
+  readonly bias: tf.Tensor3D;
+  readonly identity: tf.Tensor3D | undefined;
+}
+
+/** Consecutive replicas `[start, end)` of one activation in a layer whose replicas' differ. */
+interface ActivationRun {
+  readonly activation: ActivationName;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A layer's runs of consecutive replicas of one activation, or undefined when all share one. */
+function activationRuns(activations: readonly ActivationName[]): ActivationRun[] | undefined {
+  const runs: ActivationRun[] = [];
+  activations.forEach((activation, r) => {
+    const last = runs.at(-1);
+    if (last?.activation === activation) runs[runs.length - 1] = { ...last, end: r + 1 };
+    else runs.push({ activation, start: r, end: r + 1 });
   });
+  return runs.length < 2 ? undefined : runs;
 }
 
 /**
- * The 0/1 masks of a layer whose replicas may be narrower than it: the kernel's
- * `(replicas, in, units)` with 1 on each replica's block `[:in_r, :units_r]`, the bias's
- * `(replicas, 1, units)` with 1 on `[:units_r]`; undefined when every replica is as wide as the
- * layer on both sides.
+ * The 0/1 masks of a layer whose replicas may be narrower than it or pass it through: the
+ * kernel's `(replicas, in, units)` with 1 on each replica's block `[:in_r, :units_r]`, the bias's
+ * `(replicas, 1, units)` with 1 on `[:units_r]`, both 0 for a replica passing through, whose
+ * identity `[:in_r, :in_r]` is the constant `identity` kernel; undefined when every replica is as
+ * wide as the layer on both sides and none passes through.
  */
-function paddingMasks(
+function layerMasks(
   inputs: readonly number[],
   units: readonly number[],
+  passThrough: readonly boolean[],
   [paddedInputs, paddedUnits]: readonly [number, number],
-): { kernel: tf.Tensor3D; bias: tf.Tensor3D } | undefined {
+): LayerMasks | undefined {
+  const passing = passThrough.some((passes) => passes);
   const full =
+    !passing &&
     inputs.every((width) => width === paddedInputs) &&
     units.every((width) => width === paddedUnits);
   if (full) return undefined;
   const replicas = units.length;
   const kernel = new Float32Array(replicas * paddedInputs * paddedUnits);
   const bias = new Float32Array(replicas * paddedUnits);
+  const identity = new Float32Array(passing ? kernel.length : 0);
   units.forEach((width, r) => {
     for (let i = 0; i < (inputs[r] ?? 0); i++) {
-      kernel.fill(
-        1,
-        (r * paddedInputs + i) * paddedUnits,
-        (r * paddedInputs + i) * paddedUnits + width,
-      );
+      const row = (r * paddedInputs + i) * paddedUnits;
+      if (passThrough[r]) identity[row + i] = 1;
+      else kernel.fill(1, row, row + width);
     }
-    bias.fill(1, r * paddedUnits, r * paddedUnits + width);
+    if (!passThrough[r]) bias.fill(1, r * paddedUnits, r * paddedUnits + width);
   });
+  const shape: [number, number, number] = [replicas, paddedInputs, paddedUnits];
   // kept: the layer is built inside the `tf.tidy` of its first call, and owns its masks
   return {
-    kernel: tf.keep(tf.tensor3d(kernel, [replicas, paddedInputs, paddedUnits])),
+    kernel: tf.keep(tf.tensor3d(kernel, shape)),
     bias: tf.keep(tf.tensor3d(bias, [replicas, 1, paddedUnits])),
+    identity: passing ? tf.keep(tf.tensor3d(identity, shape)) : undefined,
   };
+}
+
+/** A per-replica setting of every layer, `(layers, replicas)`, checked; `fill` by default. */
+function checkPerReplica<T>(
+  values: readonly (readonly T[])[] | undefined,
+  argument: string,
+  layers: number,
+  replicas: number,
+  fill: T,
+): T[][] {
+  if (values === undefined) {
+    return Array.from({ length: layers }, () => Array.from({ length: replicas }, () => fill));
+  }
+  if (values.length !== layers) {
+    throw new InvalidArgumentError({
+      argument,
+      problem: `expected one list per layer (${layers}), got ${values.length}`,
+    });
+  }
+  return values.map((layer, l) => {
+    if (layer.length !== replicas) {
+      throw new InvalidArgumentError({
+        argument: `${argument}[${l}]`,
+        problem: `expected one entry per replica (${replicas}), got ${layer.length}`,
+      });
+    }
+    return [...layer];
+  });
 }
 
 /**

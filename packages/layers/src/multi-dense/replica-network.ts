@@ -42,19 +42,25 @@ const DERIVATIVES: Readonly<
  * @param x - the shared input `(points, in)`
  * @param kernels - per layer `(replicas, in_l, units_l)`
  * @param biases - per layer `(replicas, 1, units_l)`
- * @param activations - per layer
+ * @param activations - per layer: one for every replica, or one per replica `(replicas)`
  * @returns `(replicas, points, units_last)`
  */
 export function perReplicaNetwork(
   x: tf.Tensor2D,
   kernels: readonly tf.Tensor3D[],
   biases: readonly tf.Tensor3D[],
-  activations: readonly ActivationName[],
+  activations: readonly (ActivationName | readonly ActivationName[])[],
 ): tf.Tensor3D {
   const layers = kernels.length;
   const replicas = kernels[0]?.shape[0] ?? 0;
   const points = x.shape[0];
-  const derivatives = activations.map((activation) => DERIVATIVES[activation]);
+  const activationOf = (l: number, r: number): ActivationName => {
+    const layer = activations[l] ?? 'linear';
+    return typeof layer === 'string' ? layer : (layer[r] ?? 'linear');
+  };
+  const derivatives = kernels.map((_, l) =>
+    Array.from({ length: replicas }, (__, r) => DERIVATIVES[activationOf(l, r)]),
+  );
   const kernelOf = (stacked: tf.Tensor, r: number) =>
     tf.reshape<tf.Rank.R2>(tf.gather(stacked, r), stacked.shape.slice(1) as [number, number]);
 
@@ -75,8 +81,8 @@ export function perReplicaNetwork(
           b: kernelOf(layerKernels[l], r),
           bias: tf.clone(tf.reshape(tf.gather(bias, r), [bias.shape[2] ?? 0])),
         });
-        const a = applyActivation(activations[l], z);
-        const from = derivatives[l].from;
+        const a = applyActivation(activationOf(l, r), z);
+        const from = derivatives[l][r].from;
         if (from === 'output') kept.push(a);
         if (from === 'input') kept.push(z);
         h = a;
@@ -98,12 +104,12 @@ export function perReplicaNetwork(
           const sources: (tf.Tensor | undefined)[] = [];
           for (let l = 0; l < layers; l++) {
             if (l > 0) layerInputs.push(rest[next++]);
-            sources.push(derivatives[l].from === 'none' ? undefined : rest[next++]);
+            sources.push(derivatives[l][r].from === 'none' ? undefined : rest[next++]);
           }
           let g = tf.reshape(tf.gather(dy, r), [points, dy.shape[2] ?? 0]);
           for (let l = layers - 1; l >= 0; l--) {
             const source = sources[l];
-            const dz = source === undefined ? g : tf.mul(g, derivatives[l].derivative(source));
+            const dz = source === undefined ? g : tf.mul(g, derivatives[l][r].derivative(source));
             dKernels[l].push(tf.matMul(tf.transpose(layerInputs[l] as tf.Tensor2D), dz));
             dBiases[l].push(tf.sum(dz, 0, true));
             g = tf.matMul(dz, tf.transpose(kernelOf(savedKernels[l], r)));

@@ -93,20 +93,30 @@ export async function sliceReplicas(model: ReplicaPdfModel): Promise<ReplicaPara
       throw new InvalidArgumentError({ argument: 'model', problem: `row ${row} is in no network` });
     }
     const member = row - group.start;
-    const units = group.replicaUnits.map((layer) => layer[member] ?? 0);
+    const units: number[] = [];
     const weights = new Map<string, ReplicaWeight>();
     const prefix = networkGroupName(g, single);
     let inputs = NETWORK_INPUTS;
-    units.forEach((width, l) => {
-      weights.set(`network/kernel_${l}`, slice(`${prefix}/kernel_${l}`, member, inputs, width));
-      weights.set(`network/bias_${l}`, slice(`${prefix}/bias_${l}`, member, 1, width));
+    // the member's own layers, skipping those of a deeper network it passes through
+    group.memberLayers.forEach((layers, l) => {
+      const own = layers[member] ?? -1;
+      if (own < 0) return;
+      const width = group.replicaUnits[l]?.[member] ?? 0;
+      weights.set(`network/kernel_${own}`, slice(`${prefix}/kernel_${l}`, member, inputs, width));
+      weights.set(`network/bias_${own}`, slice(`${prefix}/bias_${l}`, member, 1, width));
+      units.push(width);
       inputs = width;
     });
     for (const { name } of named) {
       if (name.startsWith('preprocessing/')) weights.set(name, slice(name, row));
     }
     return {
-      architecture: { units, activations: [...group.activations], fitBasis, flavours },
+      architecture: {
+        units,
+        activations: [...(methodology.parameters[row]?.activation_per_layer ?? group.activations)],
+        fitBasis,
+        flavours,
+      },
       weights,
       normalisation: factors.slice(row * EVOLUTION_BASIS_SIZE, (row + 1) * EVOLUTION_BASIS_SIZE),
     };

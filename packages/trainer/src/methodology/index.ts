@@ -2,5 +2,6 @@ export {
   replicaMethodology,
   replicaTrainingOrder,
   type NetworkGroup,
+  type NetworkGrouping,
   type ReplicaMethodology,
 } from './replica-methodology.js';

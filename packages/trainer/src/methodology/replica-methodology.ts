@@ -6,7 +6,18 @@ import {
   type FitParameters,
   type Runcard,
 } from '@partonfit/core';
-import type { ActivationName, InitializerName } from '@partonfit/layers';
+import { NETWORK_INPUTS, type ActivationName, type InitializerName } from '@partonfit/layers';
+
+/**
+ * Which replicas with their own hyperparameters share one multi-replica network:
+ *
+ * - `architecture` (the default): those of one optimiser, depth and activations;
+ * - `optimizer`: those of one optimiser — shallower members pass the deeper network's extra
+ *   layers through and every member keeps its own activations (`MultiDenseNetwork`'s
+ *   `passThrough` and `replicaActivations`), so that a scan's batch of many architectures
+ *   trains in one network per optimiser. Each replica still computes its own network.
+ */
+export type NetworkGrouping = 'architecture' | 'optimizer';
 
 /**
  * Replicas that train in one multi-replica network: the same optimiser and the same depth and
@@ -18,8 +29,16 @@ export interface NetworkGroup {
   readonly start: number;
   /** One past its last model row. */
   readonly end: number;
-  /** The activation of each layer, shared by the group. */
+  /** The activation of each layer of the group's first member. */
   readonly activations: readonly ActivationName[];
+  /** Each member's activation of each layer, `(layers, members)` (linear where it passes through). */
+  readonly replicaActivations: readonly (readonly ActivationName[])[];
+  /**
+   * Each member's own layer at each layer of the network, `(layers, members)`: its layer index, or
+   * −1 where a shallower member passes the layer through (its last hidden layers' outputs go
+   * unchanged to its output layer, the network's last).
+   */
+  readonly memberLayers: readonly (readonly number[])[];
   /** The widest member's width of each layer: the network's widths. */
   readonly units: readonly number[];
   /** Each member's width of each layer, `(layers, members)`. */
@@ -52,8 +71,11 @@ export interface ReplicaMethodology {
 }
 
 /** The key of a replica's network group: optimiser, then depth and activations. */
-function groupKey(parameters: FitParameters): [string, string] {
-  return [parameters.optimizer.optimizer_name, parameters.activation_per_layer.join(',')];
+function groupKey(parameters: FitParameters, grouping: NetworkGrouping): [string, string] {
+  return [
+    parameters.optimizer.optimizer_name,
+    grouping === 'architecture' ? parameters.activation_per_layer.join(',') : '',
+  ];
 }
 
 /**
@@ -67,7 +89,9 @@ function groupKey(parameters: FitParameters): [string, string] {
  * @param replicas - the fit's replicas, 1-based
  */
 export function replicaTrainingOrder(runcard: Runcard, replicas: readonly number[]): number[] {
-  const keys = replicas.map((replica) => groupKey(replicaParameters(runcard, replica)));
+  const keys = replicas.map((replica) =>
+    groupKey(replicaParameters(runcard, replica), 'architecture'),
+  );
   const firstOf = (level: 0 | 1) => {
     const first = new Map<string, number>();
     keys.forEach((key, i) => {
@@ -89,16 +113,18 @@ export function replicaTrainingOrder(runcard: Runcard, replicas: readonly number
 
 /**
  * The methodology of a fit's replicas as the model trains them: each row's parameters, the
- * network groups (consecutive rows of one optimiser, depth and activations), and each row's
- * epochs and patience.
+ * network groups (consecutive rows of one optimiser, depth and activations — or of one optimiser
+ * with `grouping` `optimizer`), and each row's epochs and patience.
  *
  * @param replicas - the replicas in model row order, as {@link replicaTrainingOrder} gives them
+ * @param grouping - which replicas share a network (see {@link NetworkGrouping})
  * @throws InvalidArgumentError when the replicas are not in that order (a group's rows would not
  *   be consecutive)
  */
 export function replicaMethodology(
   runcard: Runcard,
   replicas: readonly number[],
+  grouping: NetworkGrouping = 'architecture',
 ): ReplicaMethodology {
   const parameters = replicas.map((replica) => replicaParameters(runcard, replica));
   const entries = replicas.map((replica) => replicaParametersEntry(runcard, replica));
@@ -108,8 +134,8 @@ export function replicaMethodology(
   const seen = new Set<string>();
   let start = 0;
   for (let row = 1; row <= replicas.length; row++) {
-    const key = groupKey(parameters[start]).join('|');
-    if (row < replicas.length && groupKey(parameters[row]).join('|') === key) continue;
+    const key = groupKey(parameters[start], grouping).join('|');
+    if (row < replicas.length && groupKey(parameters[row], grouping).join('|') === key) continue;
     if (seen.has(key)) {
       throw new InvalidArgumentError({
         argument: 'replicas',
@@ -133,21 +159,45 @@ export function replicaMethodology(
   };
 }
 
+/**
+ * A member's own layer at each of `layers` network layers: its hidden layers first, its output
+ * layer last, −1 (passed through) between.
+ */
+function memberLayers(depth: number, layers: number): number[] {
+  return Array.from({ length: layers }, (_, l) => {
+    if (l === layers - 1) return depth - 1;
+    return l < depth - 1 ? l : -1;
+  });
+}
+
 function networkGroup(
   parameters: readonly FitParameters[],
   start: number,
   end: number,
 ): NetworkGroup {
   const members = parameters.slice(start, end);
-  const first = members[0];
-  const layers = first.nodes_per_layer.length;
-  const replicaUnits = Array.from({ length: layers }, (_, l) =>
-    members.map((member) => member.nodes_per_layer[l] ?? 0),
+  const layers = Math.max(...members.map((member) => member.nodes_per_layer.length));
+  const own = members.map((member) => memberLayers(member.nodes_per_layer.length, layers));
+  const widthOf = (member: FitParameters, layer: number): number => {
+    if (layer >= 0) return member.nodes_per_layer[layer] ?? 0;
+    // a layer passed through is as wide as the member's last hidden layer (or the input)
+    const hidden = member.nodes_per_layer.length - 2;
+    return hidden >= 0 ? (member.nodes_per_layer[hidden] ?? 0) : NETWORK_INPUTS;
+  };
+  const perLayer = <T>(value: (member: FitParameters, layer: number) => T): T[][] =>
+    Array.from({ length: layers }, (_, l) =>
+      members.map((member, m) => value(member, own[m][l] ?? -1)),
+    );
+  const replicaUnits = perLayer(widthOf);
+  const replicaActivations = perLayer((member, layer): ActivationName =>
+    layer < 0 ? 'linear' : (member.activation_per_layer[layer] ?? 'linear'),
   );
   return {
     start,
     end,
-    activations: first.activation_per_layer,
+    activations: replicaActivations.map((layer) => layer[0] ?? 'linear'),
+    replicaActivations,
+    memberLayers: perLayer((_, layer) => layer),
     units: replicaUnits.map((widths) => Math.max(...widths)),
     replicaUnits,
     initializers: members.map((member) => member.initializer),

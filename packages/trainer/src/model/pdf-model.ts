@@ -16,7 +16,11 @@ import {
   xColumn,
   type IntegrationGrid,
 } from '@partonfit/layers';
-import { replicaMethodology, type ReplicaMethodology } from '../methodology/replica-methodology.js';
+import {
+  replicaMethodology,
+  type NetworkGrouping,
+  type ReplicaMethodology,
+} from '../methodology/replica-methodology.js';
 
 /** The network's and the preprocessing's seeds of every replica. */
 export interface ReplicaModelSeeds {
@@ -108,6 +112,11 @@ export interface ReplicaPdfModelOptions {
    * (see {@link replicaModelSeeds}); the preprocessing's seed is derived from it alike.
    */
   readonly networkSeeds?: readonly number[];
+  /**
+   * Which replicas with their own hyperparameters share a network (default `architecture`; see
+   * {@link NetworkGrouping}).
+   */
+  readonly networkGroups?: NetworkGrouping;
 }
 
 /** A layer that keeps its weights in range by clipping them after each optimiser step. */
@@ -183,16 +192,19 @@ export class ReplicaPdfModel {
     }
     const seeds = replicaModelSeeds(runcard, replicas, options.networkSeeds);
     this.replicas = replicas.length;
-    this.methodology = replicaMethodology(runcard, replicas);
+    this.methodology = replicaMethodology(runcard, replicas, options.networkGroups);
     this.integration = integration;
     this.sumRulesMode = fitting.sum_rules;
     this.networks = this.methodology.networks.map((group) => {
       const members = seeds.networkLayers.slice(group.start, group.end);
+      const layerOf = (l: number, m: number) => group.memberLayers[l]?.[m] ?? -1;
       return new MultiDenseNetwork({
         units: group.units,
         activations: group.activations,
+        replicaActivations: group.replicaActivations,
+        passThrough: group.units.map((_, l) => members.map((_seeds, m) => layerOf(l, m) < 0)),
         initializer: group.initializers,
-        seeds: group.units.map((_, l) => members.map((layers) => layers[l] ?? 0)),
+        seeds: group.units.map((_, l) => members.map((layers, m) => layers[layerOf(l, m)] ?? 0)),
         replicaUnits: group.replicaUnits,
       });
     });

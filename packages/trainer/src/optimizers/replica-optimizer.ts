@@ -67,6 +67,11 @@ export interface ReplicaOptimizer {
    */
   readonly slotNames: readonly string[];
   /**
+   * The statistics of the state that hold model row `row`'s values — its kind's, in the order of
+   * that kind's statistics (some of {@link ReplicaOptimizer.slotNames}).
+   */
+  rowSlotNames(row: number): readonly string[];
+  /**
    * Updates `variables` in place from `gradients`: clipping, statistics and weights, all in
    * one `tf.tidy`, with no value read back from the device (only shapes are checked). The
    * first call fixes the variables' shapes; later calls must pass the same variables in the
@@ -196,6 +201,11 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
     this.slotNames = this.stateSlots.map((slot) => slot.name);
     this.replicaCount = replicas;
     this.variableRows = variableRows;
+  }
+
+  rowSlotNames(row: number): readonly string[] {
+    const kind = this.optimizerKinds.findIndex((each) => each.rows?.[row] ?? true);
+    return this.stateSlots.filter((slot) => slot.kind === kind).map((slot) => slot.name);
   }
 
   get step(): number {

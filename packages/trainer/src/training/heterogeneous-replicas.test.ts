@@ -1,4 +1,4 @@
-import { replicaParameters, type FitParameters, type Runcard } from '@partonfit/core';
+import { replicaParameters, type Runcard } from '@partonfit/core';
 import { describeOnBackends } from '@partonfit/testing';
 import { expect, it } from 'vitest';
 import { sliceReplicas } from '../export/extract-replica.js';
@@ -7,51 +7,10 @@ import { replicaReadBacks } from './replica-fit-ends.js';
 import {
   closureInputs,
   disposeResult,
-  smallClosureRuncard,
+  heterogeneousClosureRuncard,
   worstRelativeDifference,
 } from './training.fixture.js';
 import { trainReplicas } from './train-replicas.js';
-
-const DATASETS = ['CLOSURE_F2P', 'CLOSURE_F2D', 'CLOSURE_NU_XF3', 'CLOSURE_XG'];
-
-/**
- * Four replicas, each its own methodology: the base network and Nadam; a narrower network in the
- * same group with another learning rate and patience; sigmoid activations and fewer epochs; a
- * two-layer network under Adam with another clipnorm and positivity schedule.
- */
-function heterogeneous(base: Runcard): Runcard {
-  // every epoch may be a best one (threshold and positivity met), so patience decides the stops
-  const parameters: FitParameters = {
-    ...base.parameters,
-    threshold_chi2: 1000,
-    stopping_patience: 0.05,
-    positivity: { ...base.parameters.positivity, threshold: 1e6 },
-  };
-  const entry = (settings: Partial<FitParameters>): FitParameters => ({
-    ...parameters,
-    ...settings,
-  });
-  return {
-    ...base,
-    parameters,
-    parameters_per_replica: [
-      entry({}),
-      entry({
-        nodes_per_layer: [15, 10, 8],
-        optimizer: { ...parameters.optimizer, learning_rate: 4e-3 },
-        stopping_patience: 0.01,
-      }),
-      entry({ activation_per_layer: ['sigmoid', 'sigmoid', 'linear'], epochs: 130 }),
-      entry({
-        nodes_per_layer: [30, 8],
-        activation_per_layer: ['tanh', 'linear'],
-        initializer: 'glorot_uniform',
-        optimizer: { optimizer_name: 'Adam', learning_rate: 5e-3, clipnorm: 2e-3 },
-        positivity: { ...parameters.positivity, initial: 2, multiplier: 1.5 },
-      }),
-    ],
-  };
-}
 
 /** The same runcard with replica r's parameters for every replica, as a user would write it. */
 function homogeneous(runcard: Runcard, replica: number): Runcard {
@@ -70,13 +29,7 @@ function worstRelative(a: Float32Array, b: Float32Array): number {
 
 describeOnBackends('trainReplicas with replicas of their own hyperparameters', () => {
   it('should train each replica exactly as a fit of its own parameters alone', async () => {
-    const runcard = heterogeneous(
-      await smallClosureRuncard({
-        datasets: DATASETS,
-        epochs: 200,
-        optimizer: { optimizer_name: 'Nadam', learning_rate: 0.01, clipnorm: 1e-3 },
-      }),
-    );
+    const runcard = await heterogeneousClosureRuncard();
     const order = replicaTrainingOrder(runcard, [1, 2, 3, 4]);
     // Nadam's groups first (tanh: 1 and 2 padded together; sigmoid: 3), then Adam's
     expect(order).toEqual([1, 2, 3, 4]);
@@ -125,5 +78,45 @@ describeOnBackends('trainReplicas with replicas of their own hyperparameters', (
       dispose(alone);
     }
     dispose(together);
+  });
+
+  it('should train each replica as in its own network when one network per optimiser holds them all', async () => {
+    const base = await heterogeneousClosureRuncard();
+    // the two-layer network under Nadam too: it passes the three-layer network's middle layer
+    // through, which is therefore as wide as its 30-unit hidden layer
+    const entries = base.parameters_per_replica ?? [];
+    const runcard: Runcard = {
+      ...base,
+      parameters_per_replica: entries.map((entry, i) =>
+        i === 3 ? { ...entry, optimizer: { ...entry.optimizer, optimizer_name: 'Nadam' } } : entry,
+      ),
+    };
+    const order = replicaTrainingOrder(runcard, [1, 2, 3, 4]);
+    const inputs = await closureInputs(runcard, order);
+    const separate = await trainReplicas(runcard, inputs);
+    const merged = await trainReplicas(runcard, inputs, { model: { networkGroups: 'optimizer' } });
+    expect(separate.model.networks).toHaveLength(3);
+    expect(merged.model.networks.map((network) => network.units)).toEqual([[30, 30, 8]]);
+    expect(merged.model.networks[0].passThrough[1]).toEqual([false, false, false, true]);
+    const [mine, theirs] = await Promise.all([
+      sliceReplicas(merged.model),
+      sliceReplicas(separate.model),
+    ]);
+    for (const row of order.keys()) {
+      expect(mine[row].architecture).toEqual(theirs[row].architecture);
+      expect([...mine[row].weights.keys()]).toEqual([...theirs[row].weights.keys()]);
+      for (const [name, weight] of theirs[row].weights) {
+        const own = mine[row].weights.get(name);
+        expect(own?.shape).toEqual(weight.shape);
+        expect(worstRelative(own?.data ?? new Float32Array(), weight.data)).toBeLessThan(1e-5);
+      }
+      expect(merged.stopping.stopEpoch[row]).toBe(separate.stopping.stopEpoch[row]);
+      expect(merged.chi2PerPoint.validation[row]).toBeCloseTo(
+        separate.chi2PerPoint.validation[row],
+        5,
+      );
+    }
+    dispose(merged);
+    dispose(separate);
   });
 });

@@ -7,11 +7,7 @@ import {
 } from '@partonfit/core';
 import type { FitInputs } from '@partonfit/fktables';
 import { gaussIntegrationGrid, type IntegrationGrid } from '@partonfit/layers';
-import {
-  checkCheckpointInputs,
-  readCheckpoint,
-  writeCheckpoint,
-} from '../checkpoint/checkpoint-file.js';
+import { checkCheckpointInputs, readCheckpoint } from '../checkpoint/checkpoint-file.js';
 import { runFingerprint, type RunFingerprint } from '../checkpoint/run-fingerprint.js';
 import {
   CHECKPOINT_EVERY,
@@ -23,14 +19,9 @@ import { createReplicaOptimizer } from '../optimizers/replica-optimizer.js';
 import { ReplicaStopping, type StoppingSnapshot } from '../stopping/replica-stopping.js';
 import { FitObjective, lagrangeOptions } from './fit-objective.js';
 import { replicaFitEnds } from './replica-fit-ends.js';
-import { TrainingInterruptedError } from './training-interrupted-error.js';
-import { TrainingSteps } from './training-step.js';
-import {
-  captureCheckpoint,
-  restoreCheckpoint,
-  type TrainingLoopState,
-  type TrainingParts,
-} from './training-state.js';
+import { runRetiringReplicas } from './retire-replicas.js';
+import { runEpochs, type LoopSettings } from './run-epochs.js';
+import { restoreCheckpoint, type TrainingLoopState, type TrainingParts } from './training-state.js';
 
 /** Where and how often {@link trainReplicas} writes its checkpoint. */
 export interface CheckpointOptions {
@@ -76,6 +67,15 @@ export interface TrainingOptions {
    * loop lets the event loop run between steps, so that signal handlers are heard at once.
    */
   readonly signal?: AbortSignal;
+  /**
+   * Take the replicas whose fit has ended out of the model at each read-back: the others go on
+   * in a model of their rows only (weights, optimiser statistics, stopping state and multipliers
+   * carried over), so that a step costs only what the replicas still training cost. The results
+   * are the same (each replica's own, as always); the history holds NaN for a replica after its
+   * fit ended. Worth it when replicas end at very different epochs, as a scan's trials do. Not
+   * with `checkpoint` nor a custom preprocessing layer.
+   */
+  readonly retireEndedReplicas?: boolean;
 }
 
 /** What the fit looks like at a read-back. */
@@ -186,106 +186,6 @@ function perPoint(chi2: tf.Tensor1D, counts: Int32Array): tf.Tensor1D {
   return tf.div(chi2, tf.tensor1d(Array.from(counts, (count) => Math.max(count, 1))));
 }
 
-/** Where the training loop stands: epochs done, history, stopping state, time. */
-interface LoopResult {
-  readonly epochsRun: number;
-  readonly snapshot: StoppingSnapshot;
-  readonly history: TrainingHistoryEntry[];
-  readonly seconds: number;
-}
-
-/** How the loop runs: read-backs, checkpoints, progress, and when it started. */
-interface LoopSettings {
-  readonly epochs: number;
-  readonly fingerprint: RunFingerprint;
-  readonly logEvery: number;
-  readonly checkpoint: { readonly file: string; readonly every: number } | undefined;
-  readonly onProgress: TrainingOptions['onProgress'];
-  readonly signal: AbortSignal | undefined;
-  /** `performance.now()` at the start of this run. */
-  readonly start: number;
-}
-
-/** Lets pending callbacks (signal handlers among them) run before the next step. */
-function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * The training loop from epoch `loop.epoch` to the end (all epochs done or every replica
- * stopped), with read-backs every `logEvery` epochs and checkpoints at read-backs.
- */
-async function runEpochs(
-  parts: TrainingParts,
-  inputs: FitInputs,
-  settings: LoopSettings,
-  loop: TrainingLoopState,
-): Promise<LoopResult> {
-  const { checkpoint, onProgress, epochs, fingerprint, signal } = settings;
-  const every = checkpoint?.every ?? CHECKPOINT_EVERY;
-  const seconds = () => loop.seconds + (performance.now() - settings.start) / 1000;
-  const steps = new TrainingSteps(parts, inputs.trainingCounts, {
-    logEvery: settings.logEvery,
-    epochs,
-    replicaEpochs: parts.model.methodology.epochs,
-  });
-  const history = [...loop.history];
-  let nextCheckpoint = (Math.floor(loop.epoch / every) + 1) * every;
-  let epochsRun = loop.epoch;
-  let snapshot = await parts.stopping.snapshot();
-  const interrupt = async (): Promise<never> => {
-    if (checkpoint !== undefined) {
-      const state = { epoch: epochsRun, seconds: seconds(), history };
-      await writeCheckpoint(checkpoint.file, await captureCheckpoint(parts, fingerprint, state));
-    }
-    throw new TrainingInterruptedError({
-      epoch: epochsRun,
-      checkpointFile: checkpoint?.file,
-      reason: String(signal?.reason ?? 'aborted'),
-    });
-  };
-  try {
-    const { epochs: replicaEpochs } = parts.model.methodology;
-    const over = () =>
-      replicaFitEnds(snapshot.stopEpoch, replicaEpochs, settings.logEvery).every(
-        (end) => end <= epochsRun,
-      );
-    for (let epoch = loop.epoch; epoch < epochs && !over(); epoch++) {
-      if (signal !== undefined) {
-        await yieldToEventLoop();
-        if (signal.aborted) await interrupt();
-      }
-      steps.step(epoch);
-      epochsRun = epoch + 1;
-      if (!steps.endsInterval(epoch)) continue;
-      const readBack = await steps.readBack();
-      snapshot = readBack.stopping;
-      const training = readBack.trainingChi2PerPoint;
-      const validation = readBack.validationChi2PerPoint;
-      history.push({ epoch: epochsRun, training, validation });
-      const finished = epochsRun === epochs || over();
-      if (checkpoint !== undefined && (epochsRun >= nextCheckpoint || finished)) {
-        const state = { epoch: epochsRun, seconds: seconds(), history };
-        await writeCheckpoint(checkpoint.file, await captureCheckpoint(parts, fingerprint, state));
-        nextCheckpoint = (Math.floor(epochsRun / every) + 1) * every;
-      }
-      onProgress?.({
-        epoch: epochsRun,
-        epochs,
-        training: snapshot.stopEpoch.filter(
-          (stop, r) => stop < 0 && epochsRun < (replicaEpochs[r] ?? epochs),
-        ).length,
-        trainingChi2PerPoint: training,
-        validationChi2PerPoint: validation,
-        stopping: snapshot,
-      });
-    }
-  } finally {
-    steps.dispose();
-  }
-  return { epochsRun, snapshot, history, seconds: seconds() };
-}
-
 /** χ² per point of each replica with the model's current weights. */
 async function replicaChi2(
   parts: TrainingParts,
@@ -346,6 +246,16 @@ export async function trainReplicas(
       problem: 'resuming needs the checkpoint file (the checkpoint option)',
     });
   }
+  const retire = options.retireEndedReplicas === true;
+  if (retire && (checkpoint !== undefined || options.model?.preprocessing !== undefined)) {
+    throw new InvalidArgumentError({
+      argument: 'retireEndedReplicas',
+      problem:
+        checkpoint === undefined
+          ? 'a custom preprocessing layer holds every replica and cannot move to a smaller model'
+          : 'a checkpoint holds one model of every replica: retire ended replicas without it',
+    });
+  }
   const fingerprint = options.fingerprint ?? runFingerprint(runcard, inputs.replicas, inputs);
   const integration = options.integrationGrid ?? gaussIntegrationGrid(100);
   const parts = buildTrainingParts(runcard, inputs, integration, options.model);
@@ -373,7 +283,16 @@ export async function trainReplicas(
       restoreCheckpoint(checkpoint.file, saved, parts);
       resumed = { epoch: saved.epoch, seconds: saved.seconds, history: saved.history };
     }
-    const loop = await runEpochs(parts, inputs, settings, resumed);
+    const loop = retire
+      ? await runRetiringReplicas(parts, inputs, settings, (rows, rowInputs) =>
+          buildTrainingParts(runcard, rowInputs, integration, {
+            ...options.model,
+            ...(options.model?.networkSeeds === undefined
+              ? {}
+              : { networkSeeds: rows.map((row) => options.model?.networkSeeds?.[row] ?? 0) }),
+          }),
+        )
+      : await runEpochs(parts, inputs, settings, resumed);
     parts.stopping.restoreBestWeights();
     return {
       model: parts.model,

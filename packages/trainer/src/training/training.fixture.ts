@@ -1,4 +1,4 @@
-import { loadRuncard, type Runcard } from '@partonfit/core';
+import { loadRuncard, type FitParameters, type Runcard } from '@partonfit/core';
 import type { TrainingResult } from './train-replicas.js';
 import { prepareFitInputs, type FitInputs } from '@partonfit/fktables';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
@@ -62,4 +62,54 @@ export function worstRelativeDifference(
     worst = Math.max(worst, Math.abs(a[i] - b[i]) / Math.max(floor, Math.abs(b[i])));
   }
   return worst;
+}
+
+/**
+ * Four replicas, each its own methodology: the base network and Nadam; a narrower network in the
+ * same group with another learning rate and patience; sigmoid activations and fewer epochs; a
+ * two-layer network under Adam with another clipnorm and positivity schedule.
+ */
+export function heterogeneousRuncard(base: Runcard): Runcard {
+  // every epoch may be a best one (threshold and positivity met), so patience decides the stops
+  const parameters: FitParameters = {
+    ...base.parameters,
+    threshold_chi2: 1000,
+    stopping_patience: 0.05,
+    positivity: { ...base.parameters.positivity, threshold: 1e6 },
+  };
+  const entry = (settings: Partial<FitParameters>): FitParameters => ({
+    ...parameters,
+    ...settings,
+  });
+  return {
+    ...base,
+    parameters,
+    parameters_per_replica: [
+      entry({}),
+      entry({
+        nodes_per_layer: [15, 10, 8],
+        optimizer: { ...parameters.optimizer, learning_rate: 4e-3 },
+        stopping_patience: 0.01,
+      }),
+      entry({ activation_per_layer: ['sigmoid', 'sigmoid', 'linear'], epochs: 130 }),
+      entry({
+        nodes_per_layer: [30, 8],
+        activation_per_layer: ['tanh', 'linear'],
+        initializer: 'glorot_uniform',
+        optimizer: { optimizer_name: 'Adam', learning_rate: 5e-3, clipnorm: 2e-3 },
+        positivity: { ...parameters.positivity, initial: 2, multiplier: 1.5 },
+      }),
+    ],
+  };
+}
+
+/** {@link heterogeneousRuncard} of four closure datasets, 200 epochs under Nadam by default. */
+export async function heterogeneousClosureRuncard(): Promise<Runcard> {
+  return heterogeneousRuncard(
+    await smallClosureRuncard({
+      datasets: ['CLOSURE_F2P', 'CLOSURE_F2D', 'CLOSURE_NU_XF3', 'CLOSURE_XG'],
+      epochs: 200,
+      optimizer: { optimizer_name: 'Nadam', learning_rate: 0.01, clipnorm: 1e-3 },
+    }),
+  );
 }

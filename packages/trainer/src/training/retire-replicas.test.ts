@@ -1,0 +1,112 @@
+import { InvalidArgumentError, type Runcard } from '@partonfit/core';
+import { describeOnBackends } from '@partonfit/testing';
+import { expect, it } from 'vitest';
+import { sliceReplicas } from '../export/extract-replica.js';
+import { replicaTrainingOrder } from '../methodology/replica-methodology.js';
+import {
+  closureInputs,
+  disposeResult,
+  heterogeneousClosureRuncard,
+  smallClosureRuncard,
+  worstRelativeDifference,
+} from './training.fixture.js';
+import { trainReplicas } from './train-replicas.js';
+
+/**
+ * Every replica under Nadam, the three-layer ones ending at 120 epochs and the two-layer one at
+ * 200: with one network per optimiser the last model is two layers deep. No replica reaches the
+ * χ² threshold: none has a best epoch, each keeps its last weights.
+ */
+function deepestEndFirst(runcard: Runcard): Runcard {
+  return {
+    ...runcard,
+    parameters: { ...runcard.parameters, threshold_chi2: 1e-3 },
+    parameters_per_replica: (runcard.parameters_per_replica ?? []).map((entry, i) => ({
+      ...entry,
+      epochs: i === 3 ? 200 : 120,
+      optimizer: { ...entry.optimizer, optimizer_name: 'Nadam' },
+    })),
+  };
+}
+
+describeOnBackends('trainReplicas retiring the replicas whose fit ended', () => {
+  it.each(['architecture', 'optimizer'] as const)(
+    'should give every replica the results it has in the whole model (%s networks)',
+    async (networkGroups) => {
+      const base = await heterogeneousClosureRuncard();
+      const runcard = networkGroups === 'optimizer' ? deepestEndFirst(base) : base;
+      const order = replicaTrainingOrder(runcard, [1, 2, 3, 4]);
+      const inputs = await closureInputs(runcard, order);
+      const whole = await trainReplicas(runcard, inputs, { model: { networkGroups } });
+      // with one network per optimiser, no replica has a best epoch
+      expect(networkGroups === 'architecture' || Math.max(...whole.stopping.bestEpoch) < 0).toBe(
+        true,
+      );
+      const rowsTraining: number[] = [];
+      const retiring = await trainReplicas(runcard, inputs, {
+        model: { networkGroups },
+        retireEndedReplicas: true,
+        onProgress: (progress) => {
+          // reported for every replica; a retired one's χ² is NaN
+          expect(progress.validationChi2PerPoint).toHaveLength(4);
+          expect(progress.stopping.stopEpoch).toHaveLength(4);
+          rowsTraining.push(
+            progress.validationChi2PerPoint.filter((chi2) => !Number.isNaN(chi2)).length,
+          );
+        },
+      });
+      // the model shrank as replicas ended
+      expect(Math.min(...rowsTraining)).toBeLessThan(4);
+      expect(retiring.epochsRun).toBe(whole.epochsRun);
+      expect(retiring.stopping).toEqual(whole.stopping);
+      expect(retiring.replicaEpochs).toEqual(whole.replicaEpochs);
+      for (const key of ['training', 'validation', 'experimental'] as const) {
+        expect(
+          worstRelativeDifference(retiring.chi2PerPoint[key], whole.chi2PerPoint[key], 1e-6),
+        ).toBeLessThan(1e-5);
+      }
+      const [mine, theirs] = await Promise.all([
+        sliceReplicas(retiring.model),
+        sliceReplicas(whole.model),
+      ]);
+      for (const row of order.keys()) {
+        for (const [name, weight] of theirs[row].weights) {
+          const own = mine[row].weights.get(name)?.data ?? new Float32Array();
+          expect(worstRelativeDifference(own, weight.data, 1e-6)).toBeLessThan(1e-5);
+        }
+      }
+      expect(retiring.history.map(({ epoch }) => epoch)).toEqual(
+        whole.history.map(({ epoch }) => epoch),
+      );
+      // a replica's read-backs are the whole model's until its fit ended, NaN after
+      const ended = retiring.history.map(({ epoch }) =>
+        order.map((_, row) => epoch > whole.replicaEpochs[row]),
+      );
+      expect(
+        retiring.history.map(({ validation }) =>
+          Array.from(validation, (chi2) => Number.isNaN(chi2)),
+        ),
+      ).toEqual(ended);
+      const own = (history: typeof whole.history) =>
+        history.flatMap(({ validation }, i) =>
+          Array.from(validation).filter((_, row) => !ended[i][row]),
+        );
+      expect(worstRelativeDifference(own(retiring.history), own(whole.history), 1e-6)).toBeLessThan(
+        1e-5,
+      );
+      disposeResult(retiring);
+      disposeResult(whole);
+    },
+  );
+
+  it('should refuse to retire replicas from a checkpointed fit', async () => {
+    const runcard = await smallClosureRuncard({ datasets: ['CLOSURE_F2P'], epochs: 10 });
+    const inputs = await closureInputs(runcard, [1]);
+    await expect(
+      trainReplicas(runcard, inputs, {
+        retireEndedReplicas: true,
+        checkpoint: { file: '/nonexistent/checkpoint.h5' },
+      }),
+    ).rejects.toThrow(InvalidArgumentError);
+  });
+});
