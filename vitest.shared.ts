@@ -34,8 +34,9 @@ export function packageProject(name: string) {
 
 /**
  * The `integration` project: every package's `src/**\/*.integration.test.ts`, the slow tests
- * that start real external programs (a SLURM cluster) and run the built command line. They run
- * in `npm test` and CI like the others, in a project of their own.
+ * that start real external programs (a SLURM cluster, a browser, a compiler) and run the built
+ * command line. `npm run test:integration` runs them (and CI, after `npm test`), so that
+ * `npm test` stays short.
  */
 export function integrationProject() {
   return defineProject({
