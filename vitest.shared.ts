@@ -34,8 +34,8 @@ export function packageProject(name: string) {
 
 /**
  * The `integration` project: every package's `src/**\/*.integration.test.ts`, the slow tests
- * that start real external programs (a SLURM cluster, a browser, a compiler) and run the built
- * command line. `npm run test:integration` runs them (and CI, after `npm test`), so that
+ * that start real external programs (a SLURM cluster, a browser, a compiler), run the built
+ * command line or train long fits on every backend. `npm run test:integration` runs them (and CI, after `npm test`), so that
  * `npm test` stays short.
  */
 export function integrationProject() {
