@@ -231,13 +231,9 @@ describeOnBackends('trainReplicas: checkpoints of replicas with their own hyperp
     await killedRun(runcard, inputs, options, 80);
     const saved = await readCheckpoint(file, runFingerprint(runcard, replicas));
     expect(saved.epoch).toBe(50);
+    // Adam's and Nadam's rows are one kind of update, with statistics of every row
     expect(saved.optimizer.name).toBe('Nadam+Adam');
-    expect([...saved.optimizer.slots.keys()].sort()).toEqual([
-      'Adam_momentum',
-      'Adam_velocity',
-      'Nadam_momentum',
-      'Nadam_velocity',
-    ]);
+    expect([...saved.optimizer.slots.keys()].sort()).toEqual(['momentum', 'velocity']);
     expect(saved.weights.get('network_0/kernel_1')?.shape).toEqual([3, 25, 20]);
     expect(saved.weights.get('network_1/kernel_0')?.shape).toEqual([1, 2, 16]);
     expect([...saved.multipliers.values()].every((lambda) => lambda.length === 4)).toBe(true);

@@ -7,21 +7,23 @@ import {
   type Runcard,
 } from '@partonfit/core';
 import { NETWORK_INPUTS, type ActivationName, type InitializerName } from '@partonfit/layers';
+import { optimizerFormula } from '../optimizers/update-rules.js';
 
 /**
  * Which replicas with their own hyperparameters share one multi-replica network:
  *
- * - `architecture` (the default): those of one optimiser, depth and activations;
- * - `optimizer`: those of one optimiser — shallower members pass the deeper network's extra
+ * - `architecture` (the default): those of one optimiser formula (Adam and Nadam share one, see
+ *   `adamFamilyRule`), depth and activations;
+ * - `optimizer`: those of one optimiser formula — shallower members pass the deeper network's extra
  *   layers through and every member keeps its own activations (`MultiDenseNetwork`'s
  *   `passThrough` and `replicaActivations`), so that a scan's batch of many architectures
- *   trains in one network per optimiser. Each replica still computes its own network.
+ *   trains in one network per formula. Each replica still computes its own network.
  */
 export type NetworkGrouping = 'architecture' | 'optimizer';
 
 /**
- * Replicas that train in one multi-replica network: the same optimiser and the same depth and
- * activations, in consecutive model rows. Narrower members are padded to the widest member's
+ * Replicas that train in one multi-replica network: the same optimiser formula and the same
+ * depth and activations, in consecutive model rows. Narrower members are padded to the widest member's
  * width in each layer (`MultiDenseNetwork`'s `replicaUnits`).
  */
 export interface NetworkGroup {
@@ -70,17 +72,20 @@ export interface ReplicaMethodology {
   readonly patience: readonly number[];
 }
 
-/** The key of a replica's network group: optimiser, then depth and activations. */
+/**
+ * The key of a replica's network group: its optimiser's formula (Adam and Nadam share one), then
+ * depth and activations.
+ */
 function groupKey(parameters: FitParameters, grouping: NetworkGrouping): [string, string] {
   return [
-    parameters.optimizer.optimizer_name,
+    optimizerFormula(parameters.optimizer.optimizer_name),
     grouping === 'architecture' ? parameters.activation_per_layer.join(',') : '',
   ];
 }
 
 /**
  * The order in which a fit's replicas are the rows of the multi-replica model: grouped by
- * optimiser, then by depth and activations (each group in the order its first replica appears
+ * optimiser formula, then by depth and activations (each group in the order its first replica appears
  * in `replicas`), replicas within a group in the order given — so that each network group is a
  * run of consecutive rows. With one set of parameters for all (the usual fit) the order is
  * `replicas` itself. The replicas' results do not depend on it: every replica is seeded by its

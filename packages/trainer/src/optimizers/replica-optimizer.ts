@@ -9,7 +9,7 @@ import {
 import { checkRestoredState, type ReplicaOptimizerState } from './optimizer-state.js';
 import { checkUpdateInputs } from './update-inputs.js';
 import { RowFactor, type RowRange, type UpdateRule } from './update-rule.js';
-import { updateRuleFor } from './update-rules.js';
+import { optimizerFormula, updateRuleFor } from './update-rules.js';
 import { selectSameShape, spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
 /** Options of {@link ReplicaOptimizer.applyGradients}. */
@@ -55,9 +55,15 @@ export interface ReplicaOptimizer {
    * first row's ({@link ReplicaOptimizer.kinds} has them all).
    */
   readonly settings: ResolvedOptimizerSettings;
-  /** The optimisers of the replicas, one per kind, in the order their first row appears. */
+  /**
+   * The optimisers of the replicas, one per kind (a formula: Adam and Nadam rows are one kind),
+   * each its first row's settings, in the order their first row appears.
+   */
   readonly kinds: readonly ResolvedOptimizerSettings[];
-  /** What the state and checkpoints call it: the optimiser's name, or the kinds' joined by `+`. */
+  /**
+   * What the state and checkpoints call it: the optimiser's name, or every kind's rows' names
+   * joined by `+` (`Nadam+Adam`).
+   */
   readonly name: string;
   /** The number of updates applied so far (Keras's `iterations`). */
   readonly step: number;
@@ -111,7 +117,10 @@ export interface ReplicaOptimizer {
 
 /** The replicas that share one optimiser's formula: its rule and each row's factors. */
 interface OptimizerKind {
+  /** The settings of its first row. */
   readonly settings: ResolvedOptimizerSettings;
+  /** Its rows' optimisers by name, joined by `+` (`Nadam+Adam`). */
+  readonly label: string;
   readonly rule: UpdateRule;
   /** The model rows of this kind, `(replicas)`: true where a row belongs to it; undefined: all. */
   readonly rows: readonly boolean[] | undefined;
@@ -119,10 +128,13 @@ interface OptimizerKind {
   readonly clipnorms: readonly number[] | undefined;
 }
 
-/** The settings that need a formula of their own (a learning rate or clipnorm does not). */
+/**
+ * The settings that need a formula of their own: the optimiser's formula (Adam and Nadam share
+ * one), its options, and whether it clips (a learning rate or clipnorm does not).
+ */
 function kindKey(settings: ResolvedOptimizerSettings): string {
   const { name, momentum, nesterov, centered, clipnorm } = settings;
-  return [name, momentum, nesterov, centered, clipnorm === undefined].join('|');
+  return [optimizerFormula(name), momentum, nesterov, centered, clipnorm === undefined].join('|');
 }
 
 /**
@@ -134,12 +146,7 @@ function optimizerKinds(rows: readonly ResolvedOptimizerSettings[]): OptimizerKi
     const [only] = rows as [ResolvedOptimizerSettings];
     const clipnorms = only.clipnorm === undefined ? undefined : [only.clipnorm];
     return [
-      {
-        settings: only,
-        rule: updateRuleFor(only, [only.learningRate]),
-        rows: undefined,
-        clipnorms,
-      },
+      { settings: only, label: only.name, rule: updateRuleFor([only]), rows: undefined, clipnorms },
     ];
   }
   const keys = rows.map(kindKey);
@@ -147,11 +154,17 @@ function optimizerKinds(rows: readonly ResolvedOptimizerSettings[]): OptimizerKi
   return distinct.map((key) => {
     const members = keys.map((other) => other === key);
     const first = rows[keys.indexOf(key)];
-    const own = (row: number) => (members[row] ? row : keys.indexOf(key));
-    const learningRates = rows.map((_, row) => rows[own(row)].learningRate);
+    const own = rows.map((row, index) => (members[index] ? row : first));
     const clipnorms =
-      first.clipnorm === undefined ? undefined : rows.map((_, row) => rows[own(row)].clipnorm ?? 0);
-    return { settings: first, rule: updateRuleFor(first, learningRates), rows: members, clipnorms };
+      first.clipnorm === undefined ? undefined : own.map((row) => row.clipnorm ?? 0);
+    const names = [...new Set(rows.filter((_, index) => members[index]).map((row) => row.name))];
+    return {
+      settings: first,
+      label: names.join('+'),
+      rule: updateRuleFor(own),
+      rows: members,
+      clipnorms,
+    };
   });
 }
 
@@ -160,9 +173,8 @@ function stateSlotNames(
   kinds: readonly OptimizerKind[],
 ): { kind: number; slot: number; name: string }[] {
   const labels = kinds.map((kind, k) => {
-    const name = kind.settings.name;
-    const repeated = kinds.filter((other) => other.settings.name === name).length > 1;
-    return repeated ? `${name}#${k}` : name;
+    const repeated = kinds.filter((other) => other.label === kind.label).length > 1;
+    return repeated ? `${kind.label}#${k}` : kind.label;
   });
   return kinds.flatMap((kind, k) =>
     kind.rule.slots.map((slot, index) => ({
@@ -196,7 +208,7 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
     this.optimizerKinds = optimizerKinds(rows);
     this.kinds = this.optimizerKinds.map((kind) => kind.settings);
     this.settings = this.kinds[0];
-    this.name = this.kinds.map((kind) => kind.name).join('+');
+    this.name = this.optimizerKinds.map((kind) => kind.label).join('+');
     this.stateSlots = stateSlotNames(this.optimizerKinds);
     this.slotNames = this.stateSlots.map((slot) => slot.name);
     this.replicaCount = replicas;

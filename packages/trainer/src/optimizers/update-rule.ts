@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { broadcastsReplicaColumns } from '../replica-mask/replica-mask.js';
 
 /** The model rows `[start, end)` a variable holds: its first axis is those replicas. */
 export type RowRange = readonly [number, number];
@@ -6,8 +7,9 @@ export type RowRange = readonly [number, number];
 /**
  * A factor of one step that may differ between replicas (a learning rate, a bias-corrected step
  * size), given for every model row: one scalar when all rows share the value — exactly the
- * single-replica optimiser's tensor — else each row's value spread over a variable's shape
- * (cached per rows and shape for the step). Every row gets the float32 of the same float64
+ * single-replica optimiser's tensor — else each row's value as a `(rows, 1, …)` column that
+ * multiplications broadcast, or on tfjs-cpu spread over the variable's shape (see
+ * `broadcastsReplicaColumns`; cached per rows and shape for the step). Every row gets the float32 of the same float64
  * number either way, so a replica's update does not depend on the others' settings. Create it
  * inside the step's `tf.tidy`.
  */
@@ -23,6 +25,12 @@ export class RowFactor {
     this.scalar = values.every((value) => value === first) ? tf.scalar(first) : undefined;
   }
 
+  /** Whether every one of the model rows `rows` has exactly `value`. */
+  isEverywhere(rows: RowRange, value: number): boolean {
+    const [start, end] = rows;
+    return this.values.slice(start, end).every((each) => each === value);
+  }
+
   /** The factor for a variable of `shape` holding the model rows `rows`. */
   of(rows: RowRange, shape: readonly number[]): tf.Tensor {
     if (this.scalar !== undefined) return this.scalar;
@@ -30,11 +38,18 @@ export class RowFactor {
     const cached = this.spread.get(key);
     if (cached !== undefined) return cached;
     const [start, end] = rows;
-    const perRow = shape.slice(1).reduce((a, b) => a * b, 1);
-    const column = tf.tensor2d(this.values.slice(start, end), [end - start, 1]);
-    const spread = tf.reshape(tf.matMul(column, tf.ones([1, perRow])), [...shape]);
-    this.spread.set(key, spread);
-    return spread;
+    const values = this.values.slice(start, end);
+    const factor = broadcastsReplicaColumns()
+      ? tf.tensor(values, [end - start, ...shape.slice(1).map(() => 1)])
+      : tf.reshape(
+          tf.matMul(
+            tf.tensor2d(values, [end - start, 1]),
+            tf.ones([1, shape.slice(1).reduce((a, b) => a * b, 1)]),
+          ),
+          [...shape],
+        );
+    this.spread.set(key, factor);
+    return factor;
   }
 }
 

@@ -2,6 +2,32 @@ import * as tf from '@tensorflow/tfjs-core';
 import { util } from '@tensorflow/tfjs-core';
 
 /**
+ * Whether the backend multiplies `(replicas, …)` values by a `(replicas, 1, …)` column of
+ * per-replica factors as fast as by factors spread to the values' shape. tfjs-cpu broadcasts
+ * slowly, so there factors are spread first (a product of the column by a row of ones); native
+ * and wasm broadcast fast and the spreading is pure cost. Measured for `(24, 29, 29)` values:
+ * native 27 µs broadcasting against 50 µs for the multiply plus 41 µs to spread; wasm 63 against
+ * 86 + 74 µs; cpu 1,780 against 103 + 173 µs. Either way every element is multiplied by the
+ * same float32 factor, so the results are the same bit for bit.
+ */
+export function broadcastsReplicaColumns(): boolean {
+  return tf.getBackend() !== 'cpu';
+}
+
+/**
+ * `(replicas, …)` values times per-replica factors `(replicas, 1)`: broadcast where the backend
+ * does it fast ({@link broadcastsReplicaColumns}), else spread by a product with a row of ones.
+ *
+ * @param values - `(replicas, n)`
+ * @param factors - `(replicas, 1)`
+ * @returns `(replicas, n)`
+ */
+export function scaleReplicaRows(values: tf.Tensor2D, factors: tf.Tensor2D): tf.Tensor2D {
+  if (broadcastsReplicaColumns()) return tf.mul(values, factors);
+  return tf.mul(values, tf.matMul(factors, tf.ones([1, values.shape[1]])));
+}
+
+/**
  * The `(replicas)` mask spread over a variable's shape, as bool: `(replicas, 1)` times a row of
  * ones, reshaped. Why not `tf.where` with a `(replicas, 1, …)` condition: `where` broadcasts it
  * with `broadcastTo` (a Tile), which is slow on wasm — 4.0 ms against 0.8 ms this way for one
