@@ -55,6 +55,77 @@ describe('parseExportGrid', () => {
     expect(grid.pdfGrid).toEqual(flattenRows(reference.pdfgrid));
   });
 
+  it('should read the layouts PyYAML writes besides n3fit’s, through the general parser', () => {
+    // yaml.safe_dump of one grid (PyYAML 6.0): block style (the default), one flow mapping
+    // (default_flow_style=True, width=60), and n3fit's style with a document start
+    const row = (first: string, third: string, value: string) => [
+      first,
+      '0.0',
+      third,
+      ...Array<string>(10).fill(value),
+      '0.0',
+    ];
+    const rows = [row('0.0', '-0.46810004115104675', '0.125'), row('1.0e-09', '-4.5e-05', '0.5')];
+    const labels = 'TBAR BBAR CBAR SBAR UBAR DBAR GLUON D U S C B T PHT'.split(' ');
+    const block = [
+      'labels:',
+      ...labels.map((label) => `- ${label}`),
+      'pdfgrid:',
+      ...rows.flatMap((items) => items.map((item, i) => `${i === 0 ? '- - ' : '  - '}${item}`)),
+      'q20: 2.7224999999999997',
+      'replica: 1',
+      'xgrid:',
+      '- 1.0e-09',
+      '- 0.5',
+      '',
+    ].join('\n');
+    const flowMapping = [
+      '{labels: [TBAR, BBAR, CBAR, SBAR, UBAR, DBAR, GLUON, D, U, S,',
+      '    C, B, T, PHT], pdfgrid: [[0.0, 0.0, -0.46810004115104675,',
+      '      0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125,',
+      '      0.125, 0.125, 0.0], [1.0e-09, 0.0, -4.5e-05, 0.5, 0.5, 0.5,',
+      '      0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.0]], q20: 2.7224999999999997,',
+      '  replica: 1, xgrid: [1.0e-09, 0.5]}',
+      '',
+    ].join('\n');
+    const documentStart = [
+      '---',
+      'labels: [TBAR, BBAR, CBAR, SBAR, UBAR, DBAR, GLUON,',
+      '  D, U, S, C, B, T, PHT]',
+      'pdfgrid:',
+      '- [0.0, 0.0, -0.46810004115104675, 0.125, 0.125, 0.125,',
+      '  0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.125, 0.0]',
+      '- [1.0e-09, 0.0, -4.5e-05, 0.5, 0.5, 0.5, 0.5, 0.5,',
+      '  0.5, 0.5, 0.5, 0.5, 0.5, 0.0]',
+      'q20: 2.7224999999999997',
+      'replica: 1',
+      'xgrid: [1.0e-09, 0.5]',
+      '',
+    ].join('\n');
+    const expected = {
+      replica: 1,
+      q20: 2.7224999999999997,
+      xGrid: Float64Array.from([1e-9, 0.5]),
+      pdfGrid: Float64Array.from(rows.flat().map(Number)),
+    };
+    for (const text of [block, flowMapping, documentStart]) {
+      expect(parseExportGrid(text, 'p.exportgrid')).toEqual(expected);
+    }
+    // the fast reader's layout with the rows in block style is read the same
+    const mixed = documentStart.replace(
+      /pdfgrid:\n[^q]*/,
+      block.slice(block.indexOf('pdfgrid:'), block.indexOf('q20')),
+    );
+    expect(parseExportGrid(mixed, 'p.exportgrid')).toEqual(expected);
+    // what is wrong is still named with its line in any layout
+    expect(() => parseExportGrid(block.replace('- 0.125', '- .nan'), 'p.exportgrid')).toThrow(
+      "p.exportgrid:17: pdfgrid: 'NaN' is not a finite number",
+    );
+    expect(() => parseExportGrid(block.replace('- PHT\n', ''), 'p.exportgrid')).toThrow(
+      'p.exportgrid:1: labels: expected [TBAR',
+    );
+  });
+
   it('should name the file, line and key of what is wrong', () => {
     const cases: [string, string][] = [
       [smallGrid(['q20: 2.0\n', '']), 'g.exportgrid: q20: missing'],
@@ -80,7 +151,12 @@ describe('parseExportGrid', () => {
         smallGrid(['xgrid: [0.1, 0.2]', 'xgrid: 0.1']),
         'g.exportgrid:11: xgrid: expected a list [a, b, …]',
       ],
-      ['labels: [A]\n%garbage', 'g.exportgrid:2: expected a `key: value` line'],
+      ['labels: [A]\n%garbage', 'g.exportgrid:2: not valid YAML'],
+      ['[1, 2]', 'g.exportgrid:1: expected a mapping of the keys labels, pdfgrid'],
+      [
+        smallGrid(['pdfgrid:\n', 'pdfgrid: 3\nrows:\n']),
+        'g.exportgrid:2: pdfgrid: expected a list [a, b, …]',
+      ],
     ];
     for (const [text, message] of cases) {
       expect(() => parseExportGrid(text, 'g.exportgrid')).toThrow(InputFileError);

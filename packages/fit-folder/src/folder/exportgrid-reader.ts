@@ -1,130 +1,79 @@
 import { readFile } from 'node:fs/promises';
 import { InputFileError } from '@partonfit/core';
 import { EXPORT_GRID_LABELS, type ExportGridContents } from './exportgrid.js';
+import { flowLayoutFields, yamlLayoutFields, type ExportGridField } from './exportgrid-fields.js';
 
-/** A top-level key's value: its text (continuation lines joined) and its first line. */
-interface Entry {
-  readonly line: number;
-  /** The text after `key:` on the key's line. */
-  readonly head: string;
-  /** The following indented or `- ` lines, each with its line number. */
-  readonly body: { line: number; text: string }[];
-}
-
-const KEY_LINE = /^([A-Za-z_]\w*):(.*)$/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** The top-level keys of the text and their lines. */
-function entriesOf(text: string, file: string): Map<string, Entry> {
-  const entries = new Map<string, Entry>();
-  let current: Entry | undefined;
-  text.split('\n').forEach((raw, index) => {
-    const line = index + 1;
-    const content = raw.trimEnd();
-    if (content.trim() === '' || content.trimStart().startsWith('#')) return;
-    const key = KEY_LINE.exec(content);
-    if (key !== null) {
-      current = { line, head: key[2].trim(), body: [] };
-      entries.set(key[1], current);
-    } else if (current !== undefined && /^[\s-]/.test(content)) {
-      current.body.push({ line, text: content });
-    } else {
-      throw new InputFileError({ file, line, problem: 'expected a `key: value` line' });
-    }
-  });
-  return entries;
+/** A list item or scalar as a finite number: a YAML number, or text that reads as one. */
+function numberOf(item: unknown, file: string, line: number | undefined, key: string): number {
+  const value =
+    typeof item === 'number'
+      ? item
+      : typeof item === 'string' && NUMBER.test(item)
+        ? Number(item)
+        : NaN;
+  if (!Number.isFinite(value)) {
+    throw new InputFileError({
+      file,
+      line,
+      key,
+      problem: `'${String(item)}' is not a finite number`,
+    });
+  }
+  return value;
 }
 
-/**
- * The items of a YAML flow sequence `[a, b, …]` that starts at `parts[0]` and may continue over
- * the following parts (wrapped lines).
- */
-function flowItems(
-  parts: readonly { line: number; text: string }[],
-  file: string,
+function required<T>(
+  field: ExportGridField<T> | undefined,
   key: string,
-): { items: string[]; line: number } {
-  const joined = parts.map((part) => part.text.trim()).join(' ');
-  const line = parts[0]?.line;
-  if (!joined.startsWith('[') || !joined.endsWith(']')) {
-    throw new InputFileError({ file, line, key, problem: 'expected a list [a, b, …]' });
-  }
-  const inner = joined.slice(1, -1).trim();
-  return { items: inner === '' ? [] : inner.split(',').map((item) => item.trim()), line };
-}
-
-function numberOf(item: string, file: string, line: number | undefined, key: string): number {
-  if (!NUMBER.test(item)) {
-    throw new InputFileError({ file, line, key, problem: `'${item}' is not a finite number` });
-  }
-  return Number(item);
-}
-
-function required(entries: Map<string, Entry>, key: string, file: string): Entry {
-  const entry = entries.get(key);
-  if (entry === undefined) throw new InputFileError({ file, key, problem: 'missing' });
-  return entry;
-}
-
-/** A list written on the key's line, possibly wrapped onto indented lines. */
-function inlineList(entry: Entry, file: string, key: string) {
-  return flowItems([{ line: entry.line, text: entry.head }, ...entry.body], file, key);
-}
-
-/** The rows of a block sequence of flow sequences (`- [..]` lines, possibly wrapped). */
-function blockRows(entry: Entry, file: string, key: string): { line: number; items: string[] }[] {
-  if (entry.head !== '') {
-    throw new InputFileError({ file, line: entry.line, key, problem: 'expected rows `- [...]`' });
-  }
-  const rows: { line: number; text: string }[][] = [];
-  for (const part of entry.body) {
-    if (part.text.startsWith('- ')) rows.push([{ line: part.line, text: part.text.slice(2) }]);
-    else if (rows.length > 0) rows[rows.length - 1].push(part);
-    else throw new InputFileError({ file, line: part.line, key, problem: 'expected `- [...]`' });
-  }
-  return rows.map((parts) => flowItems(parts, file, key));
+  file: string,
+): ExportGridField<T> {
+  if (field === undefined) throw new InputFileError({ file, key, problem: 'missing' });
+  return field;
 }
 
 /**
- * Parses an n3fit `.exportgrid` (as upstream n3fit and {@link formatExportGrid} write it): the
- * keys `labels`, `pdfgrid`, `q20`, `replica`, `xgrid`, lists as YAML flow sequences that may wrap
- * onto indented lines, `pdfgrid` as one `- [...]` row of 14 numbers per x point. Other keys are
- * ignored.
+ * Parses an n3fit `.exportgrid`: the keys `labels`, `pdfgrid` (one row of 14 numbers per x
+ * point), `q20`, `replica` and `xgrid`; other keys are ignored. The layout upstream n3fit and
+ * {@link formatExportGrid} write (flow lists, `- [...]` rows) is read by a fast line reader; any
+ * other YAML layout (PyYAML's block style or one flow mapping, say) by the `yaml` package.
  *
  * @param text - the file's text
  * @param file - the file, for error messages
  * @returns the grid, `pdfGrid` `(x, flavour)` row-major in {@link EXPORT_GRID_LABELS} order
- * @throws InputFileError naming the file, line and key for a missing key, labels other than
+ * @throws InputFileError naming the file, line and key for text that is not YAML, a missing key
+ *   or a list that is not one, labels other than
  *   upstream's, a row that is not 14 numbers, a non-finite number, rows that do not match the
  *   x grid, a non-positive `q20` or a replica number that is not an integer ≥ 0
  */
 export function parseExportGrid(text: string, file: string): ExportGridContents {
-  const entries = entriesOf(text, file);
-  const labelsEntry = required(entries, 'labels', file);
-  const labels = inlineList(labelsEntry, file, 'labels').items;
+  const fields = flowLayoutFields(text) ?? yamlLayoutFields(text, file);
+  const labelsField = required(fields.labels, 'labels', file);
+  const labels = labelsField.value.map(String);
   if (labels.join(',') !== EXPORT_GRID_LABELS.join(',')) {
     throw new InputFileError({
       file,
-      line: labelsEntry.line,
+      line: labelsField.line,
       key: 'labels',
       problem: `expected [${EXPORT_GRID_LABELS.join(', ')}], got [${labels.join(', ')}]`,
     });
   }
-  const xList = inlineList(required(entries, 'xgrid', file), file, 'xgrid');
-  const xGrid = Float64Array.from(xList.items, (item) => numberOf(item, file, xList.line, 'xgrid'));
+  const xList = required(fields.xgrid, 'xgrid', file);
+  const xGrid = Float64Array.from(xList.value, (item) => numberOf(item, file, xList.line, 'xgrid'));
   const flavours = EXPORT_GRID_LABELS.length;
-  const pdfEntry = required(entries, 'pdfgrid', file);
-  const rows = blockRows(pdfEntry, file, 'pdfgrid');
+  const pdfField = required(fields.pdfgrid, 'pdfgrid', file);
+  const rows = pdfField.value;
   if (rows.length !== xGrid.length) {
     throw new InputFileError({
       file,
-      line: pdfEntry.line,
+      line: pdfField.line,
       key: 'pdfgrid',
       problem: `${rows.length} rows for ${xGrid.length} x points`,
     });
   }
   const pdfGrid = new Float64Array(rows.length * flavours);
-  rows.forEach(({ line, items }, ix) => {
+  rows.forEach(({ line, value: items }, ix) => {
     if (items.length !== flavours) {
       throw new InputFileError({
         file,
@@ -137,9 +86,9 @@ export function parseExportGrid(text: string, file: string): ExportGridContents 
       pdfGrid[ix * flavours + f] = numberOf(item, file, line, 'pdfgrid');
     });
   });
-  const scalar = (key: string) => {
-    const entry = required(entries, key, file);
-    return { value: numberOf(entry.head, file, entry.line, key), line: entry.line };
+  const scalar = (key: 'q20' | 'replica') => {
+    const field = required(fields[key], key, file);
+    return { value: numberOf(field.value, file, field.line, key), line: field.line };
   };
   const q20 = scalar('q20');
   if (!(q20.value > 0)) {
