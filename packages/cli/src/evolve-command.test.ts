@@ -74,6 +74,53 @@ describe.skipIf(!hasInputs)('partonfit evolve', () => {
     }
   });
 
+  it("should hold NNPDF's threshold knots unless --threshold-knots matched", async () => {
+    // theory 200 as NNPDF4.0 (NNLO): there the two conventions differ at mb
+    const nnlo = join(folder, 'nnlo.yaml');
+    await copyFile(`${SHARED_DATA}theory_cards/200.yaml`, nnlo);
+    const scales = [1.65, 4.92, 4.92, 10];
+    const knotGrid = join(folder, 'knots.yaml');
+    await writeFile(knotGrid, `${JSON.stringify(scales)}\n`);
+    const grid = await readExportGrid(join(fit, 'nnfit', 'replica_1', 'quick.exportgrid'));
+    const theory = parseTheoryCard(await readFile(nnlo, 'utf8'), nnlo);
+    const gluon = FLAVOUR_BASIS.findIndex((entry) => entry.pid === 21);
+    const nx = grid.xGrid.length;
+    const upperGluon = async (output: string) => {
+      const member = await loadLhapdfMember(await loadLhapdfSet(join(output, 'quick')), 1);
+      const column = member.pids.indexOf(21);
+      return (i: number) => member.values[(i * scales.length + 2) * member.pids.length + column];
+    };
+    const written: Record<string, (i: number) => number> = {};
+    for (const [flag, thresholdKnots] of [
+      [[], 'evolven3fit'],
+      [['--threshold-knots', 'matched'], 'consistent'],
+    ] as const) {
+      const output = await mkdtemp(join(folder, 'knots-'));
+      const args = ['--theory', nnlo, '--q-grid', knotGrid, '--output', output, ...flag];
+      expect((await run('evolve', fit, ...args)).code).toBe(0);
+      const at = await upperGluon(output);
+      written[thresholdKnots] = at;
+      const expected = evolvePdfs(
+        theory,
+        { xGrid: grid.xGrid, qGrid: scales, thresholdKnots },
+        Float64Array.from(grid.pdfGrid),
+        1,
+      );
+      for (const i of [20, 100, 150]) {
+        const value = expected[(2 * nx + i) * FLAVOUR_BASIS.length + gluon];
+        expect(Math.abs(at(i) / value - 1)).toBeLessThan(1e-7);
+      }
+    }
+    // the upper copy of mb: the 4-flavour gluon (NNPDF's) against the matched 5-flavour one
+    expect(Math.abs(written.consistent(20) / written.evolven3fit(20) - 1)).toBeGreaterThan(1e-3);
+    const wrong = await run('evolve', fit, '--theory', nnlo, '--threshold-knots', 'apfel');
+    expect(wrong.code).toBe(2);
+    expect(wrong.error).toContain("--threshold-knots: expected nnpdf or matched, got 'apfel'");
+    const withEko = await run('evolve', fit, '--eko', 'x.tar', '--threshold-knots', 'nnpdf');
+    expect(withEko.code).toBe(2);
+    expect(withEko.error).toContain("--threshold-knots applies to partonfit's own evolution");
+  });
+
   it('should be a usage error without --theory and a runcard, and refuse a card of another Q0', async () => {
     const interpolateAlone = await run('evolve', fit, '--interpolate-x');
     expect(interpolateAlone.code).toBe(2);

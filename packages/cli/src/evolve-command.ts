@@ -10,6 +10,7 @@ import {
   type EvolutionOperator,
   type EvolutionOptions,
   type TheoryCard,
+  type ThresholdKnots,
 } from '@partonfit/evolution';
 import { listReplicaFolders, readExportGrid, type ExportGridContents } from '@partonfit/fit-folder';
 import { parse } from 'yaml';
@@ -19,7 +20,18 @@ import { evolveWithEko } from './evolve-with-eko.js';
 import { showProgress, type Terminal } from './terminal.js';
 
 const USAGE =
-  'partonfit evolve <fit folder> [--theory <theory card>] [--q-grid <file> | --eko <EKO tar> [--interpolate-x]] [--output <folder>] [--no-cache]';
+  'partonfit evolve <fit folder> [--theory <theory card>] [--q-grid <file> [--threshold-knots nnpdf|matched] | --eko <EKO tar> [--interpolate-x]] [--output <folder>] [--no-cache]';
+
+/**
+ * `--threshold-knots`: what the two copies of a heavy-quark threshold scale hold. `nnpdf` (the
+ * default): both the nf-flavour PDFs, the heavy quark 0, as NNPDF's sets have them (evolven3fit
+ * with APFEL); `matched`: the lower copy the nf-flavour PDFs, the upper one the (nf + 1)-flavour
+ * PDFs after the matching.
+ */
+const THRESHOLD_KNOTS = { nnpdf: 'evolven3fit', matched: 'consistent' } as const satisfies Record<
+  string,
+  ThresholdKnots
+>;
 
 /** Scales between two plain progress lines when the output is not a terminal. */
 const PLAIN_EVERY = 10;
@@ -119,7 +131,8 @@ async function evolutionOperator(
  * (postfit's replicas when present, else nnfit's, as evolven3fit) with the theory card — the
  * `--theory` option, else the one the fit's runcard names (`evolution.theory_card`) — and writes
  * an LHAPDF 6 set `<output>/<fit>` (by default inside the fit folder): member 0 the replica
- * average, NNPDF's Q grid (`lhapdfQGrid`) unless `--q-grid` gives a YAML list of scales. The
+ * average, NNPDF's Q grid (`lhapdfQGrid`) unless `--q-grid` gives a YAML list of scales, its
+ * heavy-quark threshold knots as NNPDF's sets hold them unless `--threshold-knots matched`. The
  * operator is built once (or read from the cache; `--no-cache` neither reads nor writes it) and
  * applied to all replicas in one product. With `--eko <file>` a precomputed EKO evolves them
  * instead, to its own scales ({@link evolveWithEko}).
@@ -135,6 +148,7 @@ export const evolveCommand = defineCommand({
     'interpolate-x': { type: 'boolean' },
     output: { type: 'string' },
     'no-cache': { type: 'boolean' },
+    'threshold-knots': { type: 'string' },
   },
   positionals: 1,
   run: async ({ values, positionals: [folder] }, terminal) => {
@@ -143,6 +157,16 @@ export const evolveCommand = defineCommand({
         "--interpolate-x needs --eko <EKO tar>: it puts a fit on the EKO's x-grid",
       );
     }
+    const knots = values['threshold-knots'];
+    if (knots !== undefined && !Object.hasOwn(THRESHOLD_KNOTS, knots)) {
+      throw new UsageError(`--threshold-knots: expected nnpdf or matched, got '${knots}'`);
+    }
+    if (knots !== undefined && values.eko !== undefined) {
+      throw new UsageError(
+        "--threshold-knots applies to partonfit's own evolution: an EKO holds its own operators",
+      );
+    }
+    const thresholdKnots = THRESHOLD_KNOTS[(knots ?? 'nnpdf') as keyof typeof THRESHOLD_KNOTS];
     const fitFolder = resolve(folder);
     const fit = basename(fitFolder);
     const card = await evolveTheoryCard(fitFolder, values.theory);
@@ -172,7 +196,7 @@ export const evolveCommand = defineCommand({
     const xGrid = grids[0].xGrid;
     const operator = await evolutionOperator(
       card,
-      { xGrid, qGrid },
+      { xGrid, qGrid, thresholdKnots },
       values['no-cache'] !== true,
       terminal,
     );
