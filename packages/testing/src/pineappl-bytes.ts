@@ -102,6 +102,8 @@ export interface FkTableSpec {
   readonly scaleNodes?: readonly number[];
   /** File version 1: the one order's exponents of αs, α, log ξR, log ξF, log ξA (default 0). */
   readonly order?: readonly [number, number, number, number, number];
+  /** The particle of each hadron beam, PDG ids (default protons, 2212). */
+  readonly particles?: readonly [number, number];
 }
 
 /** A DIS FK table: 2 bins, channels g, Σ, V3 (evolution ids 21, 100, 203), 4 x nodes. */
@@ -201,8 +203,8 @@ export function encodeFkTableV0(spec: FkTableSpec): Uint8Array {
   const metadata = [
     ...spec.metadata,
     ['lumi_id_types', 'evol'],
-    ['initial_state_1', '2212'],
-    ['initial_state_2', spec.hadronic ? '2212' : '11'],
+    ['initial_state_1', String(spec.particles?.[0] ?? 2212)],
+    ['initial_state_2', spec.hadronic ? String(spec.particles?.[1] ?? 2212) : '11'],
   ].sort(([a], [b]) => (a < b ? -1 : 1));
   writer.u64(metadata.length);
   for (const [key, value] of metadata) writer.string(key).string(value);
@@ -299,7 +301,8 @@ export function encodeFkTableV1(spec: FkTableSpec): Uint8Array {
   writer.u32(1); // PidBasis::Evol
   const sides = spec.hadronic ? 2 : 1;
   writer.u64(sides);
-  for (let side = 0; side < sides; side++) writer.u32(0).i32(2212); // Conv { UnpolPDF, proton }
+  // Conv { UnpolPDF, particle }
+  for (let side = 0; side < sides; side++) writer.u32(0).i32(spec.particles?.[side] ?? 2212);
   // interps: the scale's and each x's interpolation (min, max, nodes, order, reweight, map, meth)
   writer.u64(1 + sides);
   writer.f64(1e2).f64(1e8).u64(40).u64(3).u32(1).u32(1).u32(0);

@@ -1,6 +1,7 @@
 import { EVOLUTION_BASIS, EVOLUTION_BASIS_SIZE, InputFileError } from '@partonfit/core';
 import { parseDecimal } from './decimal-number.js';
 import type { LegacySection } from './legacy-sections.js';
+import { BEYOND_FLOAT32, FLOAT32_MAX } from './float32-range.js';
 
 /**
  * The hot loop of the legacy reader: the `FastKernel` rows, scanned character by character (no
@@ -36,8 +37,6 @@ const TAB = 9;
 const CARRIAGE_RETURN = 13;
 const NEWLINE = 10;
 const ZERO = 48;
-/** The largest float32: a kernel value beyond it would become infinite in a fit. */
-const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** Whether `code` can appear in a decimal floating-point number: digits, `.`, `+`, `-`, `e`, `E`. */
 function isNumberCharacter(code: number): boolean {
@@ -116,7 +115,7 @@ export function readFastKernelRows(
           if (!(Math.abs(value) <= FLOAT32_MAX)) {
             const token = text.slice(tokenStart, position);
             if (Number.isFinite(value)) {
-              fail(line, `${token} is beyond the float32 range (±3.4e38) fits compute in`);
+              fail(line, `${token} is ${BEYOND_FLOAT32}`);
             }
             if (count === 0 && (token.startsWith('_') || token.startsWith('{'))) {
               fail(

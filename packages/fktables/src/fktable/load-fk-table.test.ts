@@ -1,4 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InputFileError } from '@partonfit/core';
+import { encodeFkTableV1, HADRONIC_FK_TABLE } from '@partonfit/testing/pineappl-bytes';
 import { describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
 import {
@@ -8,6 +12,19 @@ import {
   POSXDQ_TAR_FILE,
 } from './legacy-fk-table.fixture.js';
 import { loadFkTable } from './load-fk-table.js';
+
+describe('loadFkTable on a damaged PineAPPL grid', () => {
+  it('should say the file is neither a PineAPPL grid nor a text FK table', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'partonfit-fk-'));
+    const file = join(folder, 'BROKEN.pineappl');
+    const bytes = encodeFkTableV1(HADRONIC_FK_TABLE);
+    bytes[0] = 0x51; // "QineAPPL"
+    await writeFile(file, bytes);
+    await expect(loadFkTable(file)).rejects.toThrow(
+      `${file}: neither a PineAPPL grid (it starts with neither "PineAPPL" nor an LZ4 frame) nor a text FK table (not UTF-8 text)`,
+    );
+  });
+});
 
 describe.skipIf(!hasSharedData('theory_200', 'loadFkTable tests'))('loadFkTable', () => {
   it.each([

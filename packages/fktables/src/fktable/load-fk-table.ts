@@ -1,4 +1,11 @@
-import { inputBytesAsText, isPineapplGrid, parsePineapplGrid, readInputBytes } from '@partonfit/io';
+import { InputFileError } from '@partonfit/core';
+import {
+  inputBytesAsText,
+  isPineapplGrid,
+  parsePineapplGrid,
+  readInputBytes,
+  type InputBytes,
+} from '@partonfit/io';
 import type { FkTable } from './fk-table.js';
 import {
   fkTableNameOfFile,
@@ -9,6 +16,24 @@ import { pineapplFkTable, pineapplTableNameOfFile } from './pineappl-fk-table.js
 
 /** Options of {@link loadFkTable}: those of {@link parseLegacyFkTable} but the file. */
 export type LoadFkTableOptions = Omit<ParseLegacyFkTableOptions, 'file'>;
+
+/**
+ * The bytes of a file that is not a PineAPPL grid as a legacy table's text.
+ *
+ * @throws InputFileError saying that the file is neither format when it is not UTF-8 text (a
+ *   PineAPPL grid with a damaged header, say)
+ */
+function asLegacyText(input: InputBytes, file: string): { text: string } {
+  try {
+    return inputBytesAsText(input, file);
+  } catch (cause) {
+    throw new InputFileError({
+      file,
+      problem: `neither a PineAPPL grid (it starts with neither "PineAPPL" nor an LZ4 frame) nor a text FK table (${cause instanceof InputFileError ? cause.problem : 'not UTF-8 text'})`,
+      cause,
+    });
+  }
+}
 
 /**
  * Reads an FK table from disk, whichever format it has: a PineAPPL FK table
@@ -37,7 +62,7 @@ export async function loadFkTable(
     const grid = parsePineapplGrid(input.bytes, { file });
     return pineapplFkTable(grid, name === undefined ? {} : { name }).fkTable;
   }
-  const { text } = inputBytesAsText(input, file);
+  const { text } = asLegacyText(input, file);
   const name =
     options.name ??
     fkTableNameOfFile(file) ??

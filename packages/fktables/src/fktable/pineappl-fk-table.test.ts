@@ -322,6 +322,33 @@ describe('pineapplFkTable on a hadronic grid', () => {
     expect(fkTable.values[(0 * 2 + 1) * 16 + 1 * 4 + 3]).toBeCloseTo(6 / 0.05 / 0.5, 12);
   });
 
+  it('should convolve an antiproton as the charge-conjugated proton, as PineAPPL does', () => {
+    const table = (channels: PineapplGrid['channels'], particle: string) =>
+      pineapplFkTable({
+        ...grid,
+        channels,
+        metadata: new Map([
+          ['lumi_id_types', 'pdg_mc_ids'],
+          ['initial_state_2', particle],
+        ]),
+      }).fkTable;
+    // u ū and g d (×3) from p p̄ are u u and g d̄ from p p: the antiproton's ū is the proton's u
+    const ppbar = [[{ pid1: 2, pid2: -2, factor: 1 }], [{ pid1: 21, pid2: 1, factor: 3 }]];
+    const pp = [[{ pid1: 2, pid2: 2, factor: 1 }], [{ pid1: 21, pid2: -1, factor: 3 }]];
+    expect(table(ppbar, '-2212')).toEqual(table(pp, '2212'));
+    expect(table(ppbar, '2212')).not.toEqual(table(pp, '2212'));
+  });
+
+  it('should refuse a beam that is neither a proton nor an antiproton', () => {
+    const neutron = new Map(grid.metadata).set('initial_state_2', '2112');
+    expect(() => pineapplFkTable({ ...grid, metadata: neutron })).toThrow(
+      'pp.pineappl.lz4: initial_state_2: a convolution with particle 2112',
+    );
+    expect(() => pineapplFkTable({ ...grid, metadata: neutron })).toThrow(
+      "partonfit fits the proton's PDF and convolves protons (2212) and antiprotons (-2212) only",
+    );
+  });
+
   it('should refuse a lepton side with several nodes', () => {
     const dis = new Map(grid.metadata).set('initial_state_2', '-11');
     const lepton = inputFileError(() => pineapplFkTable({ ...grid, metadata: dis }));
@@ -369,6 +396,41 @@ describe('pineapplFkTable on file version 1 (PineAPPL 1.x)', () => {
     expect(fkTable.values[(0 * 2 + 0) * 9 + 2 * 3 + 2]).toBeCloseTo(8 / 0.36 / 0.5, 12);
   });
 
+  it('should charge-conjugate the antiproton beam of a version 1 grid', () => {
+    // Σ V and g V3 from p p̄: the antiproton's valence distributions are minus the proton's
+    const channels = [
+      [100, 200],
+      [21, 203],
+    ];
+    const ppbar = fromBytes(
+      encodeFkTableV1({ ...HADRONIC, channels, particles: [2212, -2212] }),
+    ).fkTable;
+    const pp = fromBytes(encodeFkTableV1({ ...HADRONIC, channels })).fkTable;
+    expect(ppbar.channels).toEqual(pp.channels);
+    expect(Array.from(ppbar.values)).toEqual(Array.from(pp.values, (value) => 0 - value));
+    // the first beam an antiproton, or both: each side's valence flips once
+    const valence = { ...HADRONIC, channels: [[200, 203]], values: HADRONIC.values.slice(0, 1) };
+    const pp2 = fromBytes(encodeFkTableV1(valence)).fkTable;
+    const pbarp = fromBytes(encodeFkTableV1({ ...valence, particles: [-2212, 2212] })).fkTable;
+    expect(Array.from(pbarp.values)).toEqual(Array.from(pp2.values, (value) => 0 - value));
+    const pbarpbar = fromBytes(encodeFkTableV1({ ...valence, particles: [-2212, -2212] })).fkTable;
+    expect(pbarpbar.values).toEqual(pp2.values);
+    const lead = encodeFkTableV1({ ...HADRONIC, particles: [2212, 1000822080] });
+    expect(() => fromBytes(lead)).toThrow(
+      'v1/TABLE.pineappl.lz4: convolutions[1].pid: a convolution with particle 1000822080',
+    );
+    const v0 = encodeFkTableV0({ ...HADRONIC, channels, particles: [2212, -2212] });
+    expect(fromBytes(v0).fkTable).toEqual(ppbar);
+  });
+
+  it('should refuse a value that float32 cannot hold, as the legacy reader does', () => {
+    // 1e37 at (x1, x2) = (0.05, 0.05) in a bin normalised to 0.5: 8e39 > 3.4e38
+    const values = [[1e37, 0, 0, 0, 1, 2, 0, 3, 0], HADRONIC.values[1]];
+    expect(() => fromBytes(encodeFkTableV1({ ...HADRONIC, values }))).toThrow(
+      'v1/TABLE.pineappl.lz4: subgrids[0, 0, 0]: value 1e+37 at x nodes (0.05, 0.05) gives 7.999999999999998e+39, beyond the float32 range (±3.4e38) fits compute in',
+    );
+  });
+
   it('should refuse version 1 grids that are not FK tables, naming the file', () => {
     const scales = inputFileError(() =>
       fromBytes(encodeFkTableV1({ ...DIS, scaleNodes: [2.7225, 10] })),
@@ -392,7 +454,7 @@ describe('pineapplFkTable on file version 1 (PineAPPL 1.x)', () => {
     ]);
     const subgrid = inputFileError(() => fromBytes(spliced));
     expect(subgrid).toMatchObject({ file: 'v1/TABLE.pineappl.lz4', key: 'subgrids[0, 0, 0]' });
-    expect(subgrid.message).toMatch(/it holds a InterpSubgridV1; evolve it \(pineko\) first/);
+    expect(subgrid.message).toMatch(/it holds an InterpSubgridV1; evolve it \(pineko\) first/);
     // Conv { PolPDF, 2212 }: the convolution type follows the pid basis Evol and the count 1
     const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
     const at = hex.indexOf('01000000' + '0100000000000000' + '00000000' + 'a4080000') / 2 + 12;

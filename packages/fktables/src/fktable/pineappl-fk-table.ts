@@ -14,6 +14,7 @@ import {
   type PineapplImportedSubgrid,
 } from '@partonfit/io';
 import type { FkTable } from './fk-table.js';
+import { BEYOND_FLOAT32, FLOAT32_MAX } from './float32-range.js';
 
 /**
  * PineAPPL FK tables (`<name>.pineappl.lz4`, as pineko writes them for every current NNPDF
@@ -46,6 +47,7 @@ export interface PineapplFkTableOptions {
 }
 
 const LEPTONS = new Set([11, 12, 13, 14, 15, 16]);
+const PROTON = 2212;
 
 /** The most values (float64) a table may hold: 2 GiB. */
 const MAX_VALUES = 2 ** 28;
@@ -77,40 +79,82 @@ function checkConvolutionType(grid: PineapplGrid, key: string, type: string): vo
 }
 
 /**
- * Which of the two convolutions carry a PDF: for file version 1, the grid's convolutions (one for
- * DIS, two for hadronic grids); for version 0, `convolution_type_<i>` (PineAPPL 0.8: `UnpolPDF`
- * or `None`), else `convolution_particle_<i>` / `initial_state_<i>` (a lepton has no PDF;
- * PineAPPL's default is a proton).
+ * What one side of a grid convolves: a proton's PDF, an antiproton's (the proton's, charge
+ * conjugated, as PineAPPL convolves it), or none (a lepton, or no second convolution).
  */
-function pdfSides(grid: PineapplGrid): [boolean, boolean] {
-  if (grid.convolutions !== undefined) {
-    grid.convolutions.forEach(({ type }, index) => {
-      checkConvolutionType(grid, `convolutions[${index}]`, type);
+type Beam = 'proton' | 'antiproton' | 'none';
+
+/**
+ * The beam of a particle id: a lepton has no PDF; a proton or antiproton convolves the fitted
+ * proton PDF.
+ *
+ * @throws UnsupportedInputError for any other hadron (a neutron, a nucleus, a pion…): one PDF is
+ *   fitted, the proton's, as validphys assumes
+ */
+function beamOf(grid: PineapplGrid, key: string, particle: string | number): Beam {
+  const pid = Number(particle);
+  if (!Number.isInteger(pid)) {
+    throw new InputFileError({
+      file: grid.file,
+      key,
+      problem: `expected a PDG id, got "${particle}"`,
     });
-    return [grid.convolutions.length > 0, grid.convolutions.length > 1];
   }
-  const side = (index: 1 | 2): boolean => {
+  if (LEPTONS.has(Math.abs(pid))) return 'none';
+  if (pid === PROTON) return 'proton';
+  if (pid === -PROTON) return 'antiproton';
+  throw new UnsupportedInputError({
+    file: grid.file,
+    key,
+    feature: `a convolution with particle ${pid}`,
+    problem: `partonfit fits the proton's PDF and convolves protons (${PROTON}) and antiprotons (${-PROTON}) only`,
+  });
+}
+
+/**
+ * The beam of each of the two convolutions: for file version 1, the grid's convolutions (one
+ * for DIS, two for hadronic grids) and their particles; for version 0, `convolution_type_<i>`
+ * (PineAPPL 0.8: `UnpolPDF` or `None`) and `convolution_particle_<i>` / `initial_state_<i>`
+ * (PineAPPL's default is a proton).
+ */
+function beams(grid: PineapplGrid): [Beam, Beam] {
+  if (grid.convolutions !== undefined) {
+    const sides = grid.convolutions.map(({ type, pid }, index) => {
+      checkConvolutionType(grid, `convolutions[${index}]`, type);
+      return beamOf(grid, `convolutions[${index}].pid`, pid);
+    });
+    return [sides[0] ?? 'none', sides[1] ?? 'none'];
+  }
+  const side = (index: 1 | 2): Beam => {
     const type = grid.metadata.get(`convolution_type_${index}`);
-    if (type !== undefined) {
-      if (type === 'None') return false;
-      checkConvolutionType(grid, `convolution_type_${index}`, type);
-      return true;
-    }
+    if (type === 'None') return 'none';
+    if (type !== undefined) checkConvolutionType(grid, `convolution_type_${index}`, type);
     const particleKey = grid.metadata.has(`convolution_particle_${index}`)
       ? `convolution_particle_${index}`
       : `initial_state_${index}`;
-    const particle = grid.metadata.get(particleKey) ?? '2212';
-    const pid = Number(particle);
-    if (!Number.isInteger(pid)) {
-      throw new InputFileError({
-        file: grid.file,
-        key: particleKey,
-        problem: `expected a PDG id, got "${particle}"`,
-      });
-    }
-    return !LEPTONS.has(Math.abs(pid));
+    return beamOf(grid, particleKey, grid.metadata.get(particleKey) ?? String(PROTON));
   };
   return [side(1), side(2)];
+}
+
+/** Whether each evolution-basis flavour changes sign under charge conjugation (q ↔ q̄): the V's. */
+const CHARGE_ODD = EVOLUTION_BASIS.map((flavour) => flavour.pid >= 200);
+
+/**
+ * The combination a side's parton id stands for in the proton's evolution basis: for an
+ * antiproton the charge conjugate (its u is the proton's ū: every V-type component flips sign).
+ */
+function beamCombination(
+  grid: PineapplGrid,
+  basis: PineapplPidBasis,
+  pid: number,
+  key: string,
+  beam: Beam,
+): Float64Array {
+  const combination = evolutionCombination(grid, basis, pid, key);
+  return beam === 'antiproton'
+    ? combination.map((weight, k) => (CHARGE_ODD[k] ? -weight : weight))
+    : combination;
 }
 
 function pidBasisOf(grid: PineapplGrid): PineapplPidBasis {
@@ -207,7 +251,12 @@ function importedSubgrids(grid: PineapplGrid, sides: readonly [boolean, boolean]
         subgrid.type !== 'ImportOnlySubgridV2' &&
         subgrid.type !== 'ImportSubgridV1'
       ) {
-        throw notAnFkTable(grid, key, `it holds a ${subgrid.type}; evolve it (pineko) first`);
+        const article = /^[AEIOU]/.test(subgrid.type) ? 'an' : 'a';
+        throw notAnFkTable(
+          grid,
+          key,
+          `it holds ${article} ${subgrid.type}; evolve it (pineko) first`,
+        );
       }
       if (subgrid.mu2Grid.length !== 1) {
         throw notAnFkTable(grid, key, `${subgrid.mu2Grid.length} scales, an FK table has one`);
@@ -294,7 +343,8 @@ export function pineapplFkTable(
   options: PineapplFkTableOptions = {},
 ): PineapplFkTable {
   checkOrders(grid);
-  const sides = pdfSides(grid);
+  const sideBeams = beams(grid);
+  const sides = sideBeams.map((beam) => beam !== 'none') as [boolean, boolean];
   const pdfs = sides.filter(Boolean).length;
   if (pdfs === 0) {
     throw notAnFkTable(grid, 'initial_state_1', 'neither initial state carries a PDF');
@@ -322,8 +372,8 @@ export function pineapplFkTable(
     for (const { pid1, pid2, factor } of entries) {
       const key = `channels[${channel}]`;
       if (hadronic) {
-        const first = evolutionCombination(grid, pidBasis, pid1, key);
-        const second = evolutionCombination(grid, pidBasis, pid2, key);
+        const first = beamCombination(grid, pidBasis, pid1, key, sideBeams[0]);
+        const second = beamCombination(grid, pidBasis, pid2, key, sideBeams[1]);
         first.forEach((a, i) => {
           second.forEach((b, j) => {
             if (a !== 0 && b !== 0) {
@@ -333,7 +383,13 @@ export function pineapplFkTable(
           });
         });
       } else {
-        const combination = evolutionCombination(grid, pidBasis, pdfSide === 0 ? pid1 : pid2, key);
+        const combination = beamCombination(
+          grid,
+          pidBasis,
+          pdfSide === 0 ? pid1 : pid2,
+          key,
+          sideBeams[pdfSide],
+        );
         combination.forEach((weight, i) => {
           if (weight !== 0) terms.set(i, (terms.get(i) ?? 0) + factor * weight);
         });
@@ -376,11 +432,11 @@ export function pineapplFkTable(
         const c = position.get(combination) ?? 0;
         const at = bin * perPoint + c * (hadronic ? nx * nx : nx) + a;
         values[at] += weight * scaled;
-        if (!Number.isFinite(values[at])) {
+        if (!(Math.abs(values[at]) <= FLOAT32_MAX)) {
           throw new InputFileError({
             file: grid.file,
             key: `subgrids[0, ${bin}, ${channel}]`,
-            problem: `value ${value} at x nodes (${xGrid[a1]}, ${xGrid[a2]}) gives ${values[at]}`,
+            problem: `value ${value} at x nodes (${xGrid[a1]}, ${xGrid[a2]}) gives ${values[at]}${Number.isFinite(values[at]) ? `, ${BEYOND_FLOAT32}` : ''}`,
           });
         }
       }
