@@ -10,6 +10,7 @@ export * from './errors/index.js';
 export * from './flavours/index.js';
 export * from './hyperscan/index.js';
 export * from './linalg/index.js';
+export * from './quadrature/index.js';
 export * from './replicas/index.js';
 export * from './runcard/index.js';
 export * from './seeds/index.js';

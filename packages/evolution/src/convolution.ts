@@ -1,4 +1,4 @@
-import { gaussLegendre } from './kernels/gauss-legendre.js';
+import { unitGaussLegendre } from './kernels/gauss-legendre.js';
 import type { Kernel } from './kernels/kernel.js';
 import type { LogLagrangeBasis } from './interpolation.js';
 
@@ -38,7 +38,7 @@ export function convolutionMatrices(
   const { xGrid, logX, degree } = basis;
   const n = xGrid.length;
   const matrices = kernels.map(() => new Float64Array(n * n));
-  const { nodes, weights } = gaussLegendre(POINTS);
+  const { nodes, weights } = unitGaussLegendre(POINTS);
   const width = degree + 1;
   // ln y, the measure of ln y and the stencil at every node of every interval m: `ends` on the
   // interval that reaches z = 1 (ln y = ln x_m + Δ·s³, with its Jacobian), `inner` on the others

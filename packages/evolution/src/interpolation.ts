@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@partonfit/core';
-import { gaussLegendre } from './kernels/gauss-legendre.js';
+import { unitGaussLegendre } from './kernels/gauss-legendre.js';
 
 /**
  * Piecewise Lagrange interpolation in log x on an x-grid: between knots x_m and x_(m+1), f is the
@@ -137,7 +137,7 @@ export function interpolationMatrix(
 export function mellinWeights(basis: LogLagrangeBasis, n: number): Float64Array {
   const { logX, degree } = basis;
   const weights = new Float64Array(logX.length);
-  const { nodes, weights: gaussWeights } = gaussLegendre(16);
+  const { nodes, weights: gaussWeights } = unitGaussLegendre(16);
   const values = new Float64Array(degree + 1);
   for (let m = 0; m + 1 < logX.length; m++) {
     const start = basis.stencilStart(m);

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, positiveInteger } from '@partonfit/core';
+import { InvalidArgumentError } from '../errors/index.js';
+import { positiveInteger } from '../validate/index.js';
 
 /** Gauss–Legendre nodes and weights on an interval, float64, nodes increasing. */
 export interface QuadratureRule {

@@ -24,7 +24,7 @@
  *
  * @packageDocumentation
  */
-export { gaussLegendre, type QuadratureRule } from './gauss-legendre.js';
+export { gaussLegendre, type QuadratureRule } from '@partonfit/core';
 export {
   customIntegrationGrid,
   gaussIntegrationGrid,

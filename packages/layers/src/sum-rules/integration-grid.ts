@@ -1,5 +1,4 @@
-import { InvalidArgumentError, ShapeError } from '@partonfit/core';
-import { gaussLegendre } from './gauss-legendre.js';
+import { gaussLegendre, InvalidArgumentError, ShapeError } from '@partonfit/core';
 
 /** Where the small-x (logarithmic) part of a grid ends and the linear part begins. */
 export const INTEGRATION_SPLIT_X = 0.1;

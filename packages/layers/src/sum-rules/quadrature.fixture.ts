@@ -1,4 +1,4 @@
-import { gaussLegendre } from './gauss-legendre.js';
+import { gaussLegendre } from '@partonfit/core';
 import { customIntegrationGrid, type IntegrationGrid } from './integration-grid.js';
 
 /**

@@ -1,0 +1,1 @@
+export { gaussLegendre, type QuadratureRule } from './gauss-legendre.js';
