@@ -16,12 +16,12 @@ import {
   inputPaths,
   loadBundle,
   loadFkTable,
-  predictObservable,
+  lhapdfMemberPredictions,
   resolveDataset,
   type InputPaths,
   type Observable,
 } from '@partonfit/fktables';
-import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
+import { loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import {
   fitBackendRequest,
   isFitFolder,
@@ -66,13 +66,7 @@ async function lhapdfSource(folder: string, member: number): Promise<PdfSource> 
   return {
     label: `${set.name} member ${member}`,
     name: set.name,
-    evaluate: (observable) => {
-      const q0 = observable.operands[0][0].q0;
-      const predictions = predictObservable(observable, (xGrid) =>
-        evolutionBasisXf(grid, xGrid, q0),
-      );
-      return Promise.resolve({ q0, predictions });
-    },
+    evaluate: (observable) => Promise.resolve(lhapdfMemberPredictions(grid, observable)),
   };
 }
 

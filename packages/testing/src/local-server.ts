@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { freePort } from './free-port.js';
 
 /**
  * A local HTTP server for tests of downloads (`partonfit get`): started by the test on
@@ -99,13 +100,5 @@ export async function startLocalServer(
 
 /** An address on 127.0.0.1 where nothing listens: a port just freed. */
 export async function refusedUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) =>
-    server.close(() => {
-      resolve();
-    }),
-  );
-  return `http://127.0.0.1:${port}/`;
+  return `http://127.0.0.1:${await freePort()}/`;
 }

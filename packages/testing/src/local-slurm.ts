@@ -1,9 +1,9 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { freePort } from './free-port.js';
 
 /** The SLURM and munge programs a local cluster needs (Debian: slurmctld slurmd slurm-client munge). */
 const PROGRAMS = ['munged', 'slurmctld', 'slurmd', 'sbatch', 'squeue', 'scontrol', 'sinfo'];
@@ -29,20 +29,6 @@ export function localSlurmUnavailable(): string | undefined {
     return `${missing.join(', ')} not installed (Debian: apt-get install slurmctld slurmd slurm-client munge)`;
   }
   return undefined;
-}
-
-/** A free TCP port on this machine. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, () => {
-      const address = server.address();
-      server.close(() => {
-        resolve(typeof address === 'object' && address !== null ? address.port : 0);
-      });
-    });
-  });
 }
 
 function run(program: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {

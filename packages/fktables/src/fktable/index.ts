@@ -43,6 +43,7 @@ export {
 } from './pineappl-fk-table.js';
 export { collapseRepeatedDivisor } from './repeated-divisor.js';
 export { combineOperands, predictFkTable, predictObservable, type PdfAtXGrid } from './predict.js';
+export { lhapdfMemberPredictions } from './lhapdf-predictions.js';
 export {
   findCFactorFile,
   findCompoundFile,

@@ -4,11 +4,11 @@ import {
   chi2,
   covarianceMatrix,
   inputPaths,
-  predictObservable,
+  lhapdfMemberPredictions,
   resolveDataset,
   type ResolvedDataset,
 } from '@partonfit/fktables';
-import { evolutionBasisXf, loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
+import { loadLhapdfMember, loadLhapdfSet } from '@partonfit/io';
 import { isFitFolder, loadFitReplicas, predictFitReplicasForObservables } from '@partonfit/trainer';
 
 /** A PDF's predictions for one dataset. */
@@ -58,13 +58,10 @@ export async function predictingPdf(path: string): Promise<PredictingPdf> {
     label: set.name,
     predict: (datasets) =>
       Promise.resolve(
-        datasets.map(({ observable }) => {
-          const q0 = observable.operands[0][0].q0;
-          const predictions = predictObservable(observable, (xGrid) =>
-            evolutionBasisXf(central, xGrid, q0),
-          );
-          return { predictions, replicas: [] };
-        }),
+        datasets.map(({ observable }) => ({
+          predictions: lhapdfMemberPredictions(central, observable).predictions,
+          replicas: [],
+        })),
       ),
   };
 }
