@@ -59,8 +59,11 @@ export interface CommandDefinition<O extends CommandOptions> {
   readonly usage: string;
   /** The options, for `parseArgs` (strict: an unknown option is a usage error). */
   readonly options: O;
-  /** How many positional arguments the command takes (default 0); another count is a usage error. */
-  readonly positionals?: number;
+  /**
+   * How many positional arguments the command takes (default 0), or the fewest and most;
+   * another count is a usage error.
+   */
+  readonly positionals?: number | readonly [number, number];
   /**
    * Does the work. Throw a {@link UsageError} for a wrongly called command and let any
    * `PartonfitError` (a bad input file, an invalid runcard, …) propagate: both become one line on
@@ -125,10 +128,14 @@ export function defineCommand<O extends CommandOptions>(definition: CommandDefin
           allowPositionals: true,
           strict: true,
         });
-        if (parsed.positionals.length !== positionals) {
-          const expected = positionals === 0 ? 'no' : String(positionals);
+        const [fewest, most] =
+          typeof positionals === 'number' ? [positionals, positionals] : positionals;
+        const count = parsed.positionals.length;
+        if (count < fewest || count > most) {
+          const expected =
+            most === 0 ? 'no' : fewest === most ? String(most) : `${fewest} to ${most}`;
           throw new UsageError(
-            `expected ${expected} argument${positionals === 1 ? '' : 's'}, got ${parsed.positionals.length}`,
+            `expected ${expected} argument${most === 1 ? '' : 's'}, got ${count}`,
           );
         }
         await definition.run(parsed, terminal);

@@ -115,6 +115,10 @@ async function evolutionOperator(
       terminal.status?.('');
       terminal.error(`partonfit evolve: warning: ${problem.message}\n`);
     },
+    onCacheTrimmed: (message) => {
+      terminal.status?.('');
+      terminal.out(`${message}\n`);
+    },
   });
   terminal.status?.('');
   const seconds = ((performance.now() - start) / 1000).toFixed(1);

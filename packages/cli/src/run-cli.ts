@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { backendCommand } from './backend-command.js';
+import { cacheCommand } from './cache-command.js';
 import { checkCommand } from './check-command.js';
 import { evolveCommand } from './evolve-command.js';
 import { exportCommand } from './export-command.js';
@@ -26,6 +27,7 @@ const COMMANDS: readonly Command[] = [
   getCommand,
   submitCommand,
   statusCommand,
+  cacheCommand,
   backendCommand,
 ];
 

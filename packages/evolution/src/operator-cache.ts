@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import {
   FileSystemError,
   InputFileError,
+  markCacheEntryUsed,
+  trimCacheAfterWrite,
   userCacheFolder,
   type PartonfitError,
 } from '@partonfit/core';
@@ -59,6 +61,11 @@ export interface OperatorCacheOptions {
    * InputFileError) naming the file when it could not be written. Default: ignored.
    */
   readonly onCacheProblem?: (problem: PartonfitError) => void;
+  /**
+   * Receives a line saying which least recently used cache entries were removed to keep the
+   * cache under its size cap (`PARTONFIT_CACHE_MAX`) after the operator was written.
+   */
+  readonly onCacheTrimmed?: (message: string) => void;
 }
 
 /** An operator and where it came from. */
@@ -212,6 +219,7 @@ export async function cachedEvolutionOperator(
   if (existsSync(cacheFile)) {
     try {
       const operator = operatorOfContents(cacheFile, await readHdf5File(cacheFile), card.q0);
+      await markCacheEntryUsed(cacheFile);
       return { operator, fromCache: true, cacheFile };
     } catch (error) {
       if (!InputFileError.isInstance(error)) throw error;
@@ -225,7 +233,12 @@ export async function cachedEvolutionOperator(
       cacheFile,
       withContentDigest({
         datasets: operatorDatasets(operator),
-        attributes: { format: OPERATOR_CACHE_FORMAT, theory_card: card.file },
+        attributes: {
+          format: OPERATOR_CACHE_FORMAT,
+          theory_card: card.file,
+          x_points: options.xGrid.length,
+          q_points: options.qGrid.length,
+        },
       }),
     );
   } catch (cause) {
@@ -239,5 +252,7 @@ export async function cachedEvolutionOperator(
     );
     return { operator, fromCache: false, cacheFile: undefined };
   }
+  const trimmed = await trimCacheAfterWrite(folder, cacheFile);
+  if (trimmed !== undefined) cache.onCacheTrimmed?.(trimmed);
   return { operator, fromCache: false, cacheFile };
 }

@@ -3,7 +3,12 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { userCacheFolder, type Runcard } from '@partonfit/core';
+import {
+  markCacheEntryUsed,
+  trimCacheAfterWrite,
+  userCacheFolder,
+  type Runcard,
+} from '@partonfit/core';
 import {
   CLOSURE_DATA_X_RANGE,
   CLOSURE_DATASET_SPECS,
@@ -142,6 +147,7 @@ export async function prepareFitInputs(
     await pendingWrites.get(cacheFile);
     const cached = await readCache(cacheFile);
     if (cached !== undefined) {
+      await markCacheEntryUsed(cacheFile);
       report?.(`read the fit inputs from ${cacheFile}`);
       return {
         inputs: cached,
@@ -171,6 +177,8 @@ export async function prepareFitInputs(
     }
     await writeCache(cacheFile, inputs);
     report?.(`cached the fit inputs in ${cacheFile}`);
+    const trimmed = await trimCacheAfterWrite(dirname(cacheFile), cacheFile);
+    if (trimmed !== undefined) report?.(trimmed);
   } catch (error) {
     report?.(`could not cache the fit inputs in ${cacheFile}: ${String(error)}`);
   }
@@ -200,7 +208,14 @@ function writeCacheInBackground(
           ? `cached the fit inputs in ${file}`
           : `could not cache the fit inputs in ${file}: ${problem}`,
       );
-      resolve();
+      if (problem !== undefined) {
+        resolve();
+        return;
+      }
+      void trimCacheAfterWrite(dirname(file), file).then((trimmed) => {
+        if (trimmed !== undefined) report?.(trimmed);
+        resolve();
+      });
     };
     worker.once('message', ({ problem }: { problem: string | undefined }) => {
       settle(problem);

@@ -5,7 +5,7 @@ import { InputFileError, InvalidArgumentError, ShapeError } from '@partonfit/cor
 import h5wasm from 'h5wasm/node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
-import { readHdf5File } from './read-hdf5.js';
+import { readHdf5Attributes, readHdf5File } from './read-hdf5.js';
 import { writeHdf5File } from './write-hdf5.js';
 
 let folder: string;
@@ -59,6 +59,17 @@ describe('writeHdf5File and readHdf5File', () => {
       tolerance: 0.1,
       xGrid: [1e-9, 0.5, 1],
     });
+  });
+
+  it('should read the root attributes alone, and name a file that is not HDF5', async () => {
+    const file = join(folder, 'attributes.h5');
+    await writeHdf5File(file, contents);
+    expect(await readHdf5Attributes(file)).toEqual((await readHdf5File(file)).attributes);
+    const text = join(folder, 'text.h5');
+    await writeFile(text, 'not HDF5');
+    await expect(readHdf5Attributes(text)).rejects.toThrow(
+      `${text}: not an HDF5 file (no HDF5 signature)`,
+    );
   });
 
   it('should replace an existing file and leave no temporary file behind', async () => {

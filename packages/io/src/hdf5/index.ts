@@ -10,5 +10,5 @@ export type {
   Hdf5Dataset,
   Hdf5FileContents,
 } from './hdf5-dataset.js';
-export { readHdf5File } from './read-hdf5.js';
+export { readHdf5Attributes, readHdf5File } from './read-hdf5.js';
 export { writeHdf5File } from './write-hdf5.js';

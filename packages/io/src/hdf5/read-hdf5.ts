@@ -94,12 +94,17 @@ function readContents(input: H5File, file: string): Hdf5FileContents {
     }
     datasets.set(path, { shape: entity.shape ?? [], data });
   }
+  return { datasets, attributes: rootAttributes(input) };
+}
+
+/** The root attributes of an open file that are strings, numbers or numeric arrays. */
+function rootAttributes(input: H5File): Hdf5FileContents['attributes'] {
   const attributes: Record<string, string | number | number[]> = {};
   for (const [name, attribute] of Object.entries(input.attrs)) {
     const value = attributeValue(attribute);
     if (value !== undefined) attributes[name] = value;
   }
-  return { datasets, attributes };
+  return attributes;
 }
 
 /**
@@ -114,6 +119,21 @@ function readContents(input: H5File, file: string): Hdf5FileContents {
  *   a dataset of another type (its path is the error's `key`)
  */
 export async function readHdf5File(file: string): Promise<Hdf5FileContents> {
+  return withOpenFile(file, (input) => readContents(input, file));
+}
+
+/**
+ * Reads the root attributes of an HDF5 file alone, without its datasets (a cache file's
+ * description, say).
+ *
+ * @throws InputFileError when the file is missing, is not HDF5, or cannot be opened or read
+ */
+export async function readHdf5Attributes(file: string): Promise<Hdf5FileContents['attributes']> {
+  return withOpenFile(file, rootAttributes);
+}
+
+/** `work` on the open file, closed afterwards; its errors named by the file. */
+async function withOpenFile<T>(file: string, work: (input: H5File) => T): Promise<T> {
   if (!(await hasHdf5Signature(file))) {
     throw new InputFileError({ file, problem: 'not an HDF5 file (no HDF5 signature)' });
   }
@@ -129,7 +149,7 @@ export async function readHdf5File(file: string): Promise<Hdf5FileContents> {
       });
     }
     try {
-      return readContents(input, file);
+      return work(input);
     } catch (cause) {
       if (InputFileError.isInstance(cause)) throw cause;
       throw new InputFileError({ file, problem: `HDF5 read failed: ${hdf5Reason(cause)}`, cause });
