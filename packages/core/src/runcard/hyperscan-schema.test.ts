@@ -151,5 +151,12 @@ describe("a scan's hyperscan_config and kfold (n3fit 4.1.5's keys)", () => {
         (issue) => issue.keyPath,
       ),
     ).toEqual(['hyperscan_config', 'kfold', 'parameters_per_replica']);
+    expect(scanRequirements({ ...scan, load: 'fits/earlier' }, 1)).toEqual([
+      {
+        keyPath: 'load',
+        problem:
+          'a scan trains every trial from its own random weights (its networks differ): remove it from the scan runcard',
+      },
+    ]);
   });
 });

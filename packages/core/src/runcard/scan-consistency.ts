@@ -110,5 +110,12 @@ export function scanRequirements(runcard: Runcard, replicas: number): RuncardIss
       });
     }
   }
+  if (runcard.load !== undefined) {
+    issues.push({
+      keyPath: 'load',
+      problem:
+        'a scan trains every trial from its own random weights (its networks differ): remove it from the scan runcard',
+    });
+  }
   return issues;
 }

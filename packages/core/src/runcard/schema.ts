@@ -238,6 +238,12 @@ export const runcardSchema = section({
    */
   evolution: section({ theory_card: text() }).optional(),
   use_t0_sampling: flag().default(true),
+  /**
+   * n3fit's `load`: the weights the replicas start from instead of their random initialisation —
+   * one `weights.h5` for every replica (as n3fit), or (partonfit) a fit folder whose
+   * `nnfit/replica_<r>/weights.h5` replica r starts from. A path relative to the runcard's folder.
+   */
+  load: text().optional(),
   parameters,
   /**
    * partonfit: hyperparameters of their own per replica, entry `(r − 1) mod N` for replica r,

@@ -46,3 +46,4 @@ export {
   type ReplicaWeightsExpectation,
   type ReplicaWeightsMetadata,
 } from './replica-weights-file.js';
+export { readStartingWeights, setStartingWeights } from './starting-weights.js';

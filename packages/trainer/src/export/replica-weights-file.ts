@@ -90,8 +90,11 @@ export interface ReplicaWeightsExpectation {
    * it records): fixes the datasets and their shapes.
    */
   readonly architecture: ReplicaArchitecture | ((replica: number) => ReplicaArchitecture);
-  /** The fit's runcard hash; the file must carry the same. */
-  readonly runcardSha256: string;
+  /**
+   * The fit's runcard hash; the file must carry the same. Omitted for weights of another fit
+   * (a fit's `load`): then only the network must be the same.
+   */
+  readonly runcardSha256?: string;
 }
 
 type Attributes = Readonly<Partial<Record<string, string | number | number[]>>>;
@@ -199,8 +202,38 @@ function weightOf(
 }
 
 /**
+ * Checks that the file holds the expected network: its `nodes_per_layer`, `activation_per_layer`,
+ * `fit_basis` and `preprocessing_flavours`.
+ *
+ * @throws InputFileError naming the attribute, with the file's value and the expected one
+ */
+function checkArchitecture(
+  file: string,
+  attributes: Attributes,
+  architecture: ReplicaArchitecture,
+): void {
+  const expected: [string, string][] = [
+    ['nodes_per_layer', architecture.units.join(',')],
+    ['activation_per_layer', nameList(architecture.activations)],
+    ['fit_basis', architecture.fitBasis],
+    ['preprocessing_flavours', nameList(architecture.flavours.map(({ fl }) => fl))],
+  ];
+  for (const [key, value] of expected) {
+    const found = attributes[key];
+    const written = Array.isArray(found) ? found.join(',') : String(found ?? '');
+    if (written !== value) {
+      throw new InputFileError({
+        file,
+        key,
+        problem: `holds a network with ${written === '' ? 'none' : `[${written}]`}, this fit's replica has [${value}]`,
+      });
+    }
+  }
+}
+
+/**
  * Reads one replica's `weights.h5` (see {@link writeReplicaWeights}) and checks it against the
- * fit's runcard: same runcard hash, every weight the runcard's network needs present with its
+ * fit's runcard: same runcard hash (when given), the same network, every weight the runcard's network needs present with its
  * shape and finite, 14 finite normalisation factors.
  *
  * @returns the replica's parameters (architecture from the runcard) and the file's metadata
@@ -214,7 +247,7 @@ export async function readReplicaWeights(
 ): Promise<{ parameters: ReplicaParameters; metadata: ReplicaWeightsMetadata }> {
   const { datasets, attributes } = await readHdf5File(file);
   const metadata = metadataOf(file, attributes);
-  if (metadata.runcardSha256 !== expected.runcardSha256) {
+  if (expected.runcardSha256 !== undefined && metadata.runcardSha256 !== expected.runcardSha256) {
     throw new InputFileError({
       file,
       key: 'runcard_sha256',
@@ -225,6 +258,7 @@ export async function readReplicaWeights(
     typeof expected.architecture === 'function'
       ? expected.architecture(metadata.replica)
       : expected.architecture;
+  checkArchitecture(file, attributes, architecture);
   const weights = new Map<string, ReplicaWeight>();
   for (const [name, shape] of replicaWeightShapes(architecture)) {
     weights.set(name, weightOf(file, datasets, name, shape));

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { basename, dirname, extname } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import {
   InputFileError,
@@ -17,6 +17,7 @@ import { CHECKPOINT_EVERY, type TrainingCheckpoint } from '../checkpoint/trainin
 import { sliceReplicas } from '../export/extract-replica.js';
 import type { ReplicaParameters } from '../export/replica-parameters.js';
 import { replicaPdfRecords } from '../export/replica-records.js';
+import { readStartingWeights } from '../export/starting-weights.js';
 import { writeReplicaWeights } from '../export/replica-weights-file.js';
 import {
   checkFitFolderRuncard,
@@ -236,6 +237,14 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     resume = await readCheckpoint(checkpoint.file, settingsFingerprint);
     request.report?.(`resuming from ${checkpoint.file} at epoch ${resume.epoch}`);
   }
+  // the weights to start from are read (and checked against the network) before the set-up work
+  const startingWeights =
+    runcard.load === undefined
+      ? undefined
+      : await readStartingWeights(resolve(dirname(runcardFile), runcard.load), runcard, order);
+  if (runcard.load !== undefined) {
+    request.report?.(`starting the replicas from the weights in ${runcard.load} (load)`);
+  }
   const { inputs, seconds: setup } = await prepareFitInputs(runcard, {
     runcardFile,
     replicas: order,
@@ -261,6 +270,7 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     checkpoint,
     resume,
     fingerprint,
+    ...(startingWeights === undefined ? {} : { startingWeights }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
   });

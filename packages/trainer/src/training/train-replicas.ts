@@ -14,6 +14,8 @@ import {
   type TrainingCheckpoint,
   type TrainingHistoryEntry,
 } from '../checkpoint/training-checkpoint.js';
+import { setStartingWeights } from '../export/starting-weights.js';
+import type { ReplicaParameters } from '../export/replica-parameters.js';
 import { ReplicaPdfModel, type ReplicaPdfModelOptions } from '../model/pdf-model.js';
 import { createReplicaOptimizer } from '../optimizers/replica-optimizer.js';
 import { ReplicaStopping, type StoppingSnapshot } from '../stopping/replica-stopping.js';
@@ -76,6 +78,11 @@ export interface TrainingOptions {
    * with `checkpoint` nor a custom preprocessing layer.
    */
   readonly retireEndedReplicas?: boolean;
+  /**
+   * The weights each model row starts from instead of its random initialisation (n3fit's
+   * `load`; see `readStartingWeights`), in row order. A checkpoint resumed from overrides them.
+   */
+  readonly startingWeights?: readonly ReplicaParameters[];
 }
 
 /** What the fit looks like at a read-back. */
@@ -136,12 +143,15 @@ export interface TrainingResult {
  * @param inputs - the fit inputs (replicas, x-grid, datasets)
  * @param integration - the sum rules' integration grid
  * @param modelOptions - the model's options, e.g. a custom preprocessing layer
+ * @param startingWeights - the weights each row starts from (`setStartingWeights`), if not its
+ *   random initialisation
  */
 export function buildTrainingParts(
   runcard: Runcard,
   inputs: FitInputs,
   integration: IntegrationGrid,
   modelOptions: ReplicaPdfModelOptions = {},
+  startingWeights?: readonly ReplicaParameters[],
 ): TrainingParts {
   const { parameters } = runcard;
   const model = new ReplicaPdfModel(
@@ -151,6 +161,7 @@ export function buildTrainingParts(
     integration,
     modelOptions,
   );
+  if (startingWeights !== undefined) setStartingWeights(model, startingWeights);
   const { methodology } = model;
   const objective = new FitObjective(inputs, lagrangeOptions(runcard, inputs.replicas));
   const optimizerOf = (row: FitParameters) => ({
@@ -258,7 +269,13 @@ export async function trainReplicas(
   }
   const fingerprint = options.fingerprint ?? runFingerprint(runcard, inputs.replicas, inputs);
   const integration = options.integrationGrid ?? gaussIntegrationGrid(100);
-  const parts = buildTrainingParts(runcard, inputs, integration, options.model);
+  const parts = buildTrainingParts(
+    runcard,
+    inputs,
+    integration,
+    options.model,
+    options.startingWeights,
+  );
   const { methodology } = parts.model;
   const settings: LoopSettings = {
     epochs: methodology.maxEpochs,
