@@ -130,9 +130,16 @@ describe('replica weights.h5', () => {
     await expect(
       readReplicaWeights(file, { ...expected(), architecture: otherNetwork }),
     ).rejects.toThrow(
-      `${file}: network/kernel_0: expected shape (2, 10) for this replica's network in the fit's runcard, got (2, 25)`,
+      `${file}: nodes_per_layer: holds a network with [25,20,8], this fit's replica has [10,8]`,
     );
     const cases: [Parameters<typeof altered>[1], string | RegExp][] = [
+      [
+        (datasets) => {
+          const kernel = datasets.get('network/kernel_0') as Hdf5Dataset;
+          datasets.set('network/kernel_0', { shape: [2, 24], data: kernel.data.slice(0, 48) });
+        },
+        "network/kernel_0: expected shape (2, 25) for this replica's network in the fit's runcard, got (2, 24)",
+      ],
       [
         (datasets) => datasets.delete('preprocessing/beta_t8'),
         'preprocessing/beta_t8: missing dataset',
