@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import {
   loadRuncard,
   type FitParameters,
@@ -12,6 +13,7 @@ import {
   type RuncardDatasets,
 } from '@partonfit/fktables';
 import { scanSpace, spaceLabels } from '@partonfit/hyperopt';
+import { readStartingWeights } from '@partonfit/trainer';
 import { defineCommand } from './define-command.js';
 
 /**
@@ -35,6 +37,7 @@ export const checkCommand = defineCommand({
     }
     const datasets = await resolveRuncardDatasets(runcard, inputPaths(runcard, resolve(file)));
     terminal.out(describeRuncard(file, runcard, datasets));
+    if (runcard.load !== undefined) terminal.out(await describeLoad(file, runcard, runcard.load));
     terminal.out(describeReplicaParameters(validated));
     terminal.out(describeScan(validated.runcard, file));
   },
@@ -132,6 +135,17 @@ function describeScan(runcard: Runcard, file: string): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Where the replicas start from (`load`), after reading replica 1's weights to check that they
+ * hold its network.
+ */
+async function describeLoad(file: string, runcard: Runcard, load: string): Promise<string> {
+  const source = resolve(dirname(file), load);
+  await readStartingWeights(source, runcard, [1]);
+  const folder = (await stat(source)).isDirectory();
+  return `  starts from:   ${folder ? `the weights of the fit ${source}, replica by replica` : `${source}, every replica`} (load)\n`;
 }
 
 function describeRuncard(file: string, runcard: Runcard, datasets: RuncardDatasets): string {

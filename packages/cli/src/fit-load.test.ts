@@ -33,6 +33,11 @@ describe('partonfit fit with load', () => {
     await writeFile(loading, `${oneEpoch}\nload: earlier\n`);
     const fresh = join(folder, 'fresh.yml');
     await writeFile(fresh, oneEpoch);
+    const checked = await run('check', loading);
+    expect(checked.code).toBe(0);
+    expect(checked.out).toContain(
+      `  starts from:   the weights of the fit ${earlierFit}, replica by replica (load)`,
+    );
     const loaded = await run('fit', loading, ...FIT, '--output', folder);
     expect(loaded.code).toBe(0);
     expect(loaded.error).toContain('starting the replicas from the weights in earlier (load)');
@@ -50,8 +55,13 @@ describe('partonfit fit with load', () => {
     }
     const missing = join(folder, 'missing.yml');
     await writeFile(missing, `${oneEpoch}\nload: nowhere\n`);
-    const refused = await run('fit', missing, ...FIT, '--output', folder);
-    expect(refused.code).toBe(1);
-    expect(refused.error).toContain(join(folder, 'nowhere'));
+    for (const command of [
+      ['check', missing],
+      ['fit', missing, ...FIT, '--output', folder],
+    ]) {
+      const refused = await run(...command);
+      expect(refused.code).toBe(1);
+      expect(refused.error).toContain(`${join(folder, 'nowhere')}: cannot read the file`);
+    }
   });
 });
