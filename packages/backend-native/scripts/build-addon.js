@@ -192,7 +192,8 @@ if (nodeGyp === undefined) {
 }
 if (buildRoot !== packageRoot) stageBuildFiles();
 const [node, script] = nodeGyp;
-const built = run(node, [script, 'rebuild', ...nodedirArgs()], { env });
+// every core compiles a translation unit of its own: the install takes half the time on two cores
+const built = run(node, [script, 'rebuild', '--jobs', 'max', ...nodedirArgs()], { env });
 if (built.status !== 0 || !existsSync(addonPath)) {
   finish({
     built: false,
