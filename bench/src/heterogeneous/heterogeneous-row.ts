@@ -97,7 +97,13 @@ export async function measureHeterogeneous(
         ...key,
         status: 'measured',
         networks,
-        optimizers: heterogeneous.optimizer.kinds.map((kind) => kind.name),
+        optimizers: [
+          ...new Set(
+            heterogeneous.model.methodology.parameters.map(
+              (parameters) => parameters.optimizer.optimizer_name,
+            ),
+          ),
+        ],
         homogeneousMs,
         heterogeneousMs,
         ratio,

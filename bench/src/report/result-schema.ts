@@ -304,8 +304,9 @@ export const heterogeneousSchema = z.discriminatedUnion('status', [
     replicas: positiveCount,
     /** Distinct settings among the replicas (`parameters_per_replica` entries). */
     entries: positiveCount,
-    /** The model's networks (one per optimiser and depth/activations), e.g. `35-30-8`. */
+    /** The model's networks (one per optimiser formula and depth/activations), e.g. `35-30-8`. */
     networks: z.array(z.string()),
+    /** The replicas' optimisers, in the order of their first row. */
     optimizers: z.array(z.string()),
     homogeneousMs: sampleSummarySchema,
     heterogeneousMs: sampleSummarySchema,
