@@ -37,7 +37,7 @@ function browse(page: string, screenshot?: string): Promise<{ dom: string; conso
     '--enable-logging=stderr',
     '--v=0',
     '--virtual-time-budget=30000',
-    '--window-size=1300,7000',
+    '--window-size=1400,7000',
     ...(screenshot === undefined ? ['--dump-dom'] : [`--screenshot=${screenshot}`]),
     `file://${page}`,
   ];
@@ -56,6 +56,15 @@ function browse(page: string, screenshot?: string): Promise<{ dom: string; conso
       resolve({ dom, console: log.split('\n').filter((line) => line.includes(':CONSOLE')) });
     });
   });
+}
+
+/**
+ * No horizontal scroll bar in the 1400 px window `browse` opens: the page (wide tables and
+ * figures scroll in their own box) is no wider than the window.
+ */
+function expectNoHorizontalScroll(dom: string): void {
+  const width = Number(/data-scroll-width="(\d+)"/.exec(dom)?.[1] ?? Number.NaN);
+  expect(width).toBeLessThanOrEqual(1400);
 }
 
 /** The drawn elements of each named mark of a figure in the page's DOM, by mark name. */
@@ -112,6 +121,7 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
     );
     expect(messages).toEqual([]);
     expect(dom).toContain('data-errors="0"');
+    expectNoHorizontalScroll(dom);
     for (const section of ['summary', 'pdfs', 'training', 'closure', 'data-theory']) {
       expect(dom).toContain(`<section id="${section}">`);
     }
@@ -224,6 +234,7 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
       const { dom, console: messages } = await browse(join(output, 'index.html'));
       await browse(join(output, 'index.html'), join(output, 'report.png'));
       expect(messages).toEqual([]);
+      expectNoHorizontalScroll(dom);
       // NNPDF4.0 has members 0 and 1 here: a central curve and no band.
       expect(drawnMarks(dom, 'pdf-flavour-logx')).toEqual(
         new Map([
@@ -297,6 +308,7 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report of a scan in a headles
     expect(messages).toEqual([]);
     expect(dom).toContain('data-errors="0"');
     expect(dom).toContain('data-rendered="3"');
+    expectNoHorizontalScroll(dom);
     for (const section of [
       'scan-summary',
       'scan-settings',

@@ -34,14 +34,14 @@ function tableHtml(table: ReportTable): string {
   const body = table.rows
     .map((row) => `<tr>${row.map((value) => `<td>${cell(value)}</td>`).join('')}</tr>`)
     .join('\n');
-  return `<table id="table-${table.id}"><caption>${escapeHtml(table.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<div class="wide"><table id="table-${table.id}"><caption>${escapeHtml(table.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 function figureHtml(figure: ReportFigure): string {
   const files = [`figures/${figure.id}.svg`, `data/${figure.id}.json`, `data/${figure.id}.csv`]
     .map((file) => `<a href="${file}">${file.split('.').pop() ?? ''}</a>`)
     .join(' · ');
-  return `<figure id="figure-${figure.id}"><h3>${escapeHtml(figure.title)}</h3><div class="view" data-figure="${figure.id}" data-series="${figure.series.length}" data-panels="${figure.panels.length}"></div><figcaption>${escapeHtml(figure.caption)} ${files}</figcaption></figure>`;
+  return `<figure id="figure-${figure.id}"><h3>${escapeHtml(figure.title)}</h3><div class="view wide" data-figure="${figure.id}" data-series="${figure.series.length}" data-panels="${figure.panels.length}"></div><figcaption>${escapeHtml(figure.caption)} ${files}</figcaption></figure>`;
 }
 
 function sectionHtml(section: ReportSection): string {
@@ -60,12 +60,14 @@ h1{margin-bottom:0}nav a{margin-right:1em}section{border-top:1px solid #ddd;marg
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ddd;padding:2px 8px;text-align:right}
 th{background:#f4f4f4}caption{text-align:left;font-weight:600;padding:4px 0}
 .note{color:#555;margin:.3em 0}figure{margin:1.5em 0}figcaption{color:#555;max-width:60em}
-.error{color:#b00}`;
+.error{color:#b00}.wide{overflow-x:auto;max-width:100%}`;
 
 /**
  * Draws every figure with Vega from the compiled specifications; marks the page
  * `data-rendered="<count>"` when all are drawn (`data-rendered-after-ms`: since navigation
- * started) and records failures in `data-errors`.
+ * started) and records failures in `data-errors`, and the page's width then
+ * (`data-scroll-width`: wider than the window means a horizontal scroll bar; wide tables and
+ * figures scroll inside their own box instead).
  */
 const SCRIPT = `(async () => {
   const specs = JSON.parse(document.getElementById('specs').textContent);
@@ -90,6 +92,7 @@ const SCRIPT = `(async () => {
   document.body.dataset.errors = String(errors.length);
   document.body.dataset.rendered = String(rendered);
   document.body.dataset.renderedAfterMs = String(Math.round(performance.now()));
+  document.body.dataset.scrollWidth = String(document.documentElement.scrollWidth);
 })();`;
 
 /**
