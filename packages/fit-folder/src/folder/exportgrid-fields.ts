@@ -1,5 +1,5 @@
-import { InputFileError } from '@partonfit/core';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { InputFileError, parseYamlDocument } from '@partonfit/core';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
 
 /** A value of an `.exportgrid` and the file line it starts on. */
 export interface ExportGridField<T> {
@@ -121,16 +121,7 @@ export function flowLayoutFields(text: string): ExportGridFields | undefined {
  *   mapping, or a list key whose value is not a list (of lists, for `pdfgrid`)
  */
 export function yamlLayoutFields(text: string, file: string): ExportGridFields {
-  const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines });
-  const error = document.errors.at(0);
-  if (error !== undefined) {
-    throw new InputFileError({
-      file,
-      line: error.linePos?.[0].line,
-      problem: `not valid YAML: ${error.message.split('\n')[0]}`,
-    });
-  }
+  const { document, lines } = parseYamlDocument(text, file);
   const root = document.contents;
   if (!isMap(root)) {
     throw new InputFileError({

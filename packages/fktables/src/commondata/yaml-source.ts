@@ -1,15 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { InputFileError } from '@partonfit/core';
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  type Document,
-  type Node,
-} from 'yaml';
+import { InputFileError, parseYamlDocument } from '@partonfit/core';
+import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import { parseSimpleYaml } from './simple-yaml.js';
 import type { YamlMapping, YamlNode, YamlSequence } from './yaml-node.js';
 
@@ -52,17 +43,7 @@ export class YamlSource {
   static parse(file: string, text: string): YamlSource {
     const simple = parseSimpleYaml(text);
     if (simple !== undefined) return new YamlSource(file, simple.root);
-    const lines = new LineCounter();
-    const document = parseDocument(text, { lineCounter: lines });
-    const error = document.errors.at(0);
-    if (error !== undefined) {
-      throw new InputFileError({
-        file,
-        line: error.linePos?.[0].line,
-        problem: `not valid YAML: ${error.message.split('\n')[0]}`,
-        cause: error,
-      });
-    }
+    const { document, lines } = parseYamlDocument(text, file);
     return new YamlSource(file, fromDocument(document, document.contents, lines));
   }
 
