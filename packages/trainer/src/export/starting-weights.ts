@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import { InvalidArgumentError, type Runcard } from '@partonfit/core';
-import type { ReplicaPdfModel } from '../model/pdf-model.js';
-import { networkGroupName } from '../model/pdf-model.js';
+import { networkWeightOf, type ReplicaPdfModel } from '../model/pdf-model.js';
 import { replicaArchitecture, type ReplicaParameters } from './replica-parameters.js';
 import { readReplicaWeights } from './replica-weights-file.js';
 
@@ -40,12 +39,18 @@ export async function readStartingWeights(
   replicas: readonly number[],
 ): Promise<ReplicaParameters[]> {
   const isFolder = (await stat(source).catch(() => undefined))?.isDirectory() === true;
+  // one file for every replica is read once per network it must hold, not once per replica
+  const reads = new Map<string, Promise<ReplicaParameters>>();
   return Promise.all(
-    replicas.map(async (replica) => {
+    replicas.map((replica) => {
       const architecture = replicaArchitecture(runcard, replica);
       const file = startingFile(source, isFolder, replica);
-      const { parameters } = await readReplicaWeights(file, { architecture });
-      return parameters;
+      const key = `${file}\n${JSON.stringify(architecture)}`;
+      const read =
+        reads.get(key) ??
+        readReplicaWeights(file, { architecture }).then(({ parameters }) => parameters);
+      reads.set(key, read);
+      return read;
     }),
   );
 }
@@ -86,7 +91,6 @@ export function setStartingWeights(
     });
   }
   const { networks } = model.methodology;
-  const single = networks.length === 1;
   for (const { name, variable } of model.namedWeights()) {
     const data = Float32Array.from(variable.dataSync());
     const [first = 1, ...rest] = variable.shape;
@@ -97,17 +101,13 @@ export function setStartingWeights(
         if (own !== undefined) data.set(own.data, row * perRow);
       });
     } else {
-      const group = networks.findIndex((_, g) =>
-        name.startsWith(`${networkGroupName(g, single)}/`),
-      );
-      const match = /\/(kernel|bias)_(\d+)$/.exec(name);
-      if (group < 0 || match === null) continue;
-      const { start, end, memberLayers } = networks[group];
-      const layer = Number(match[2]);
+      const weight = networkWeightOf(name);
+      if (weight === undefined) continue;
+      const { start, end, memberLayers } = networks[weight.group];
       const padded: [number, number] = rest.length === 2 ? [rest[0], rest[1]] : [1, perRow];
       for (let row = start; row < end; row++) {
-        const own = memberLayers[layer][row - start];
-        const block = own < 0 ? undefined : rows[row].weights.get(`network/${match[1]}_${own}`);
+        const own = memberLayers[weight.layer][row - start];
+        const block = own < 0 ? undefined : rows[row].weights.get(`network/${weight.kind}_${own}`);
         if (block !== undefined) writeBlock(data, (row - start) * perRow, padded, block);
       }
     }

@@ -238,11 +238,10 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
     request.report?.(`resuming from ${checkpoint.file} at epoch ${resume.epoch}`);
   }
   // the weights to start from are read (and checked against the network) before the set-up work
-  const startingWeights =
-    runcard.load === undefined
-      ? undefined
-      : await readStartingWeights(resolve(dirname(runcardFile), runcard.load), runcard, order);
+  let startingWeights: ReplicaParameters[] | undefined;
   if (runcard.load !== undefined) {
+    const source = resolve(dirname(runcardFile), runcard.load);
+    startingWeights = await readStartingWeights(source, runcard, order);
     request.report?.(`starting the replicas from the weights in ${runcard.load} (load)`);
   }
   const { inputs, seconds: setup } = await prepareFitInputs(runcard, {

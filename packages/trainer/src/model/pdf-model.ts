@@ -89,6 +89,26 @@ export function networkGroupName(group: number, single: boolean): string {
   return single ? 'network' : `network_${group}`;
 }
 
+const NETWORK_WEIGHT = /^network(?:_(\d+))?\/(kernel|bias)_(\d+)$/;
+
+/**
+ * What a saved weight name such as `network_1/kernel_2` says: the network group (0 for
+ * `network`, the one group of a single network), the weight and the layer; undefined for a
+ * weight outside the networks (the preprocessing's).
+ */
+export function networkWeightOf(
+  name: string,
+):
+  { readonly group: number; readonly kind: 'kernel' | 'bias'; readonly layer: number } | undefined {
+  const match = NETWORK_WEIGHT.exec(name);
+  if (match === null) return undefined;
+  return {
+    group: match[1] ? Number(match[1]) : 0,
+    kind: match[2] as 'kernel' | 'bias',
+    layer: Number(match[3]),
+  };
+}
+
 /** A layer's weights named `<group>/<weight>` (tfjs numbers the layers' own names per process). */
 function namedLayerWeights(group: string, layer: tfl.layers.Layer): NamedWeight[] {
   return layer.weights.map((weight) => ({

@@ -7,7 +7,7 @@ import type {
   TrainingHistoryEntry,
 } from '../checkpoint/training-checkpoint.js';
 import { LAGRANGE_UPDATE_EVERY } from '../lagrange/lagrange-schedule.js';
-import { networkGroupName, type ReplicaPdfModel } from '../model/pdf-model.js';
+import { networkGroupName, networkWeightOf, type ReplicaPdfModel } from '../model/pdf-model.js';
 import { STOPPING_STATE_KEYS, type StoppingSnapshot } from '../stopping/replica-stopping.js';
 import { runEpochs, type LoopResult, type LoopSettings } from './run-epochs.js';
 import {
@@ -18,7 +18,6 @@ import {
 } from './training-state.js';
 
 /** A network weight's name, e.g. `network_1/kernel_2` or `network/bias_0`. */
-const NETWORK_WEIGHT = /^network(?:_(\d+))?\/(kernel|bias)_(\d+)$/;
 
 function size(shape: readonly number[]): number {
   return shape.reduce((product, axis) => product * axis, 1);
@@ -45,11 +44,11 @@ function sourceBlock(
   source: ReplicaPdfModel,
   sourceRow: number,
 ): { name: string; member: number } | undefined {
-  const match = NETWORK_WEIGHT.exec(name);
-  if (match === null) return { name, member: sourceRow };
-  const [, , kind, layerText] = match;
+  const weight = networkWeightOf(name);
+  if (weight === undefined) return { name, member: sourceRow };
+  const { kind } = weight;
   const to = memberOf(target, targetRow);
-  const own = target.methodology.networks[to.group].memberLayers[Number(layerText)][to.member];
+  const own = target.methodology.networks[to.group].memberLayers[weight.layer][to.member];
   if (own < 0) return undefined;
   const from = memberOf(source, sourceRow);
   const layer = source.methodology.networks[from.group].memberLayers.findIndex(
@@ -83,10 +82,9 @@ export function moveRows(
   base?: ReadonlyMap<string, CheckpointArray>,
 ): Map<string, CheckpointArray> {
   const targetRows = (name: string): [number, number] => {
-    const match = NETWORK_WEIGHT.exec(name);
-    if (match === null) return [0, target.replicas];
-    // `network` (one group) has no number
-    const group = target.methodology.networks[match[1] ? Number(match[1]) : 0];
+    const weight = networkWeightOf(name);
+    if (weight === undefined) return [0, target.replicas];
+    const group = target.methodology.networks[weight.group];
     return [group.start, group.end];
   };
   return new Map(
