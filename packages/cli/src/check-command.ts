@@ -1,16 +1,21 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
+  InputFileError,
   loadRuncard,
   type FitParameters,
   type Runcard,
   type ValidatedRuncard,
 } from '@partonfit/core';
 import {
+  fitTheoryCovariance,
   inputPaths,
   resolveRuncardDatasets,
+  theoryCovarianceNeeds,
+  type InputPaths,
   type ResolvedDataset,
   type RuncardDatasets,
+  type TheoryCovarianceNeeds,
 } from '@partonfit/fktables';
 import { scanSpace, spaceLabels } from '@partonfit/hyperopt';
 import { readStartingWeights } from '@partonfit/trainer';
@@ -35,8 +40,13 @@ export const checkCommand = defineCommand({
         `warning: ${file}:${warning.line ?? '?'}: ${warning.keyPath}: ${warning.problem}\n`,
       );
     }
-    const datasets = await resolveRuncardDatasets(runcard, inputPaths(runcard, resolve(file)));
+    const paths = inputPaths(runcard, resolve(file));
+    const datasets = await resolveRuncardDatasets(runcard, paths);
     terminal.out(describeRuncard(file, runcard, datasets));
+    const theoryNeeds = theoryCovarianceNeeds(runcard, paths);
+    if (theoryNeeds !== undefined) {
+      terminal.out(await describeTheoryCovariance(runcard, paths, theoryNeeds, datasets.measured));
+    }
     if (runcard.load !== undefined) terminal.out(await describeLoad(file, runcard, runcard.load));
     terminal.out(describeReplicaParameters(validated));
     terminal.out(describeScan(validated.runcard, file));
@@ -146,6 +156,64 @@ async function describeLoad(file: string, runcard: Runcard, load: string): Promi
   await readStartingWeights(source, runcard, [1]);
   const folder = (await stat(source)).isDirectory();
   return `  starts from:   ${folder ? `the weights of the fit ${source}, replica by replica` : `${source}, every replica`} (load)\n`;
+}
+
+/** Where S enters the fit, in words. */
+function theoryCovarianceUse({ inFitting, inSampling }: TheoryCovarianceNeeds): string {
+  if (inFitting && inSampling) return 'in the χ² and the pseudodata';
+  if (inFitting || inSampling) return inFitting ? 'in the χ² only' : 'in the pseudodata only';
+  return 'in neither the χ² nor the pseudodata (use_thcovmat_in_fitting and use_thcovmat_in_sampling are off)';
+}
+
+/**
+ * The theory covariance a fit would use: its prescriptions, theories and FK tables, the missing
+ * theories (refused, with the command that gets them), and the size of S on the fitted points.
+ */
+async function describeTheoryCovariance(
+  runcard: Runcard,
+  paths: InputPaths,
+  needs: TheoryCovarianceNeeds,
+  measured: readonly ResolvedDataset[],
+): Promise<string> {
+  const sources = [
+    ...(needs.prescriptions.length === 0 ? [] : [needs.prescriptions.join(' + ')]),
+    ...(needs.userCovariance === undefined ? [] : [`user covariance ${needs.userCovariance}`]),
+  ];
+  const lines = [`  theory cov.:   ${sources.join(' + ')}, ${theoryCovarianceUse(needs)}`];
+  if (needs.prescriptions.length > 0) {
+    const scales = needs.theories
+      .map(({ scales: label, theoryId }) =>
+        theoryId === undefined ? label : `${theoryId} ${label}`,
+      )
+      .join(', ');
+    const tables =
+      needs.datasetsPerTheory === 0
+        ? 'generated for the embedded data'
+        : `${needs.theories.length * needs.datasetsPerTheory} FK-table sets (${needs.datasetsPerTheory} datasets × ${needs.theories.length} theories)`;
+    lines.push(`    scales:      ${scales}`);
+    lines.push(`    shifts:      ${tables}, with the PDF ${needs.pdf ?? '?'}`);
+  }
+  if (needs.missingTheories.length > 0) {
+    const ids = needs.missingTheories;
+    throw new InputFileError({
+      file: paths.theories ?? '(no theories folder)',
+      key: 'theorycovmatconfig.theoryids',
+      problem: `${ids.length} of the ${needs.theories.length} theories are missing: ${ids.join(', ')}; ${ids.map((id) => `\`partonfit get theory ${id}\``).join(', ')} downloads them`,
+    });
+  }
+  const computed = await fitTheoryCovariance(runcard, paths, measured, () => undefined);
+  if (computed !== undefined) {
+    const central = measured.flatMap((dataset) => Array.from(dataset.commonData.central));
+    const n = central.length;
+    const relative = central.map(
+      (value, i) => Math.sqrt(computed.theory.covariance[i * n + i]) / Math.abs(value),
+    );
+    const percent = (value: number) => `${(100 * value).toPrecision(2)} %`;
+    lines.push(
+      `    S:           ${n} × ${n} on the fitted points; √S_ii is ${percent(Math.min(...relative))} to ${percent(Math.max(...relative))} of the data`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function describeRuncard(file: string, runcard: Runcard, datasets: RuncardDatasets): string {

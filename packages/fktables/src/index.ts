@@ -1,6 +1,6 @@
 /**
  * @partonfit/fktables — FK-table readers, flavour-sparsity and mask precomputation, compound
- * observables, experimental data, covariances, pseudodata, training/validation splits and the
+ * observables, experimental data, covariances, theory covariances, pseudodata, training/validation splits and the
  * cached fit inputs.
  *
  * @packageDocumentation
@@ -14,3 +14,4 @@ export * from './fit-inputs/index.js';
 export * from './fktable/index.js';
 export * from './pseudodata/index.js';
 export * from './splits/index.js';
+export * from './theory-covariance/index.js';

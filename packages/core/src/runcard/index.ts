@@ -33,9 +33,11 @@ export {
   MAX_NODES_PER_LAYER,
   OPTIMIZER_LEARNING_RATES,
   PARAMETER_KEYS,
+  POINT_PRESCRIPTION_NAMES,
   runcardSchema,
   SUM_RULE_MODES,
   type OptimizerName,
+  type PointPrescriptionName,
 } from './schema.js';
 export { closeNames } from './suggest-key.js';
 export {

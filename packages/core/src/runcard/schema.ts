@@ -21,6 +21,23 @@ import {
 } from './setting-names.js';
 import { hyperscanConfigSchema, kfoldSchema } from './hyperscan-schema.js';
 
+/**
+ * The scale-variation point prescriptions of `theorycovmatconfig.point_prescriptions`, as
+ * validphys names them (the formulas are in `@partonfit/fktables`' `pointPrescription`).
+ */
+export const POINT_PRESCRIPTION_NAMES = [
+  '3 point',
+  '3f point',
+  '3r point',
+  '5 point',
+  '5bar point',
+  '7 point',
+  '9 point',
+] as const;
+
+/** A point prescription's name. */
+export type PointPrescriptionName = (typeof POINT_PRESCRIPTION_NAMES)[number];
+
 export {
   ACTIVATIONS,
   INITIALIZERS,
@@ -237,6 +254,29 @@ export const runcardSchema = section({
    * Not part of the fit's settings: it does not change `runcardDigest`.
    */
   evolution: section({ theory_card: text() }).optional(),
+  /**
+   * validphys's theory covariance S from scale variations and/or a user's covariance:
+   * `point_prescriptions` (or the older single `point_prescription`), `theoryids` (one theory
+   * per scale combination the prescriptions need, the fit's theory first; not needed for the
+   * embedded closure datasets, whose varied tables partonfit generates), `pdf` (the set the
+   * shifts are computed with), `user_covmat_path` (a CSV as validphys writes it), and whether S
+   * enters the χ² of the fit and the pseudodata (both off by default, as upstream).
+   */
+  theorycovmatconfig: section({
+    point_prescriptions: z
+      .array(oneOf(POINT_PRESCRIPTION_NAMES), { error: 'expected a list of point prescriptions' })
+      .min(1, { error: 'expected at least one point prescription' })
+      .optional(),
+    point_prescription: oneOf(POINT_PRESCRIPTION_NAMES).optional(),
+    theoryids: z
+      .array(theoryId, { error: 'expected a list of theory ids' })
+      .min(1, { error: 'expected at least the central theory' })
+      .optional(),
+    pdf: text().optional(),
+    user_covmat_path: text().optional(),
+    use_thcovmat_in_fitting: flag().default(false),
+    use_thcovmat_in_sampling: flag().default(false),
+  }).optional(),
   use_t0_sampling: flag().default(true),
   /**
    * n3fit's `load`: the weights the replicas start from instead of their random initialisation —

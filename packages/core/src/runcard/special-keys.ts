@@ -34,7 +34,6 @@ export const SPECIAL_KEYS: readonly SpecialKey[] = [
   unsupported('load_weights_from_fit', "give the fit folder as 'load:' instead"),
   unsupported('double_precision', 'TensorFlow.js computes in float32 only'),
   unsupported('fiatlux', 'QED fits with a photon PDF are not supported yet'),
-  unsupported('theorycovmatconfig', 'theory covariance matrices are not supported yet'),
   unsupported('positivity_bound', 'polarised fits are not supported'),
   unsupported(
     'added_filter_rules',

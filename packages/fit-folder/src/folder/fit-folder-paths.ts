@@ -9,6 +9,11 @@ export interface FitFolderPaths {
   readonly runcard: string;
   /** `<fit>/summary.json`: the fit-level summary over all replicas. */
   readonly summary: string;
+  /**
+   * `<fit>/tables/theory_covariance.csv`: with `theorycovmatconfig`, the theory covariance S on
+   * the fitted points in validphys's table layout (a `user_covmat_path` for another fit).
+   */
+  readonly theoryCovariance: string;
   /** `<fit>/nnfit/replica_<r>`: the replica's folder. */
   readonly replicaFolder: string;
   /** `<fit>/nnfit/replica_<r>/<fit>.exportgrid`: x·f at Q0 on the export grid. */
@@ -52,6 +57,7 @@ export function fitFolderPaths(
     fitFolder,
     runcard: join(fitFolder, 'runcard.yml'),
     summary: join(fitFolder, 'summary.json'),
+    theoryCovariance: join(fitFolder, 'tables', 'theory_covariance.csv'),
     replicaFolder,
     exportGrid: join(replicaFolder, `${fitName}.exportgrid`),
     json: join(replicaFolder, `${fitName}.json`),

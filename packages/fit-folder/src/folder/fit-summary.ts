@@ -21,6 +21,25 @@ export interface FitQuality {
    * mean_r (T_r − T̄)ᵀ C⁻¹ (T_r − T̄). Near 1 for a faithful fit.
    */
   readonly biasVarianceRatio: number | undefined;
+  /**
+   * When the fit's χ² includes a theory covariance S: `averageChi2PerPoint` is with C + S, this
+   * with the experimental covariance C alone.
+   */
+  readonly averageChi2PerPointWithoutTheory?: number;
+}
+
+/** How a fit used a theory covariance (`theorycovmatconfig`). */
+export interface FitTheoryCovarianceUse {
+  /** The scale-variation prescriptions summed into S. */
+  readonly prescriptions: readonly string[];
+  /** The user's covariance file added to S, if any. */
+  readonly userCovariance: string | undefined;
+  /** Whether C + S was the covariance of the χ² (training, validation, stopping, quality). */
+  readonly inFitting: boolean;
+  /** Whether the pseudodata were sampled from C + S. */
+  readonly inSampling: boolean;
+  /** S in validphys's table layout, relative to the fit folder. */
+  readonly table: string;
 }
 
 /** A replica that diverged during the fit. */
@@ -59,6 +78,8 @@ export interface FitSummary {
    * process's own is in its `summaries/` file).
    */
   readonly quality: FitQuality | undefined;
+  /** With `theorycovmatconfig`: how the theory covariance entered the fit. */
+  readonly theoryCovariance?: FitTheoryCovarianceUse;
   readonly seconds: {
     readonly setup: number;
     readonly training: number;

@@ -23,6 +23,7 @@ export {
   type DivergedReplica,
   type FitQuality,
   type FitSummary,
+  type FitTheoryCovarianceUse,
 } from './fit-summary.js';
 export { checkFitFolderRuncard, clearFitFolder } from './fit-folder-runcard.js';
 export { FIT_HYPERSCAN_FOLDER, keepFitHyperscan, loadFitFolderRuncard } from './fit-hyperscan.js';

@@ -36,6 +36,7 @@ export function syntheticCommonData(options: {
     processType: options.processType ?? 'DIS_NC',
     kind: options.kind ?? 'data',
     experiment: undefined,
+    nnpdf31Process: undefined,
     ndata,
     central,
     kinematics: {

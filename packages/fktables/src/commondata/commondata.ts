@@ -117,6 +117,11 @@ export interface CommonData {
   readonly kind: DatasetKind;
   /** The experiment the set belongs to (`nnpdf_metadata.experiment`, a variant may change it). */
   readonly experiment: string | undefined;
+  /**
+   * The process the set belongs to for theory covariances (`nnpdf_metadata.nnpdf31_process`,
+   * e.g. `DIS NC`); undefined for legacy files, which do not carry it.
+   */
+  readonly nnpdf31Process: string | undefined;
   /** Number of data points. */
   readonly ndata: number;
   /** The central values, shape `(data)`; zeros for positivity and integrability sets. */

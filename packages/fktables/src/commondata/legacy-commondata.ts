@@ -272,6 +272,7 @@ export async function loadLegacyCommonData(
     processType,
     kind: kindOfLegacySet(setName),
     experiment: undefined,
+    nnpdf31Process: undefined,
     ndata,
     central,
     kinematics: { variables: legacyKinematicVariables(processType), values: kinematics },

@@ -199,6 +199,7 @@ export async function loadCommonData(
     processType: observable.processType,
     kind: kindOfSet(resolved.setName),
     experiment: observable.experiment,
+    nnpdf31Process: observable.nnpdf31Process,
     ndata,
     central,
     kinematics: { variables, values: readKinematics(kinematicsSource, variables, ndata) },

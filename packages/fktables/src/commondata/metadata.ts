@@ -42,6 +42,8 @@ export interface ObservableMetadata {
   readonly theory: TheoryMetadata | undefined;
   /** The set's `nnpdf_metadata.experiment`, or the variant's. */
   readonly experiment: string | undefined;
+  /** The set's `nnpdf_metadata.nnpdf31_process`. */
+  readonly nnpdf31Process: string | undefined;
   /** The variants by name. */
   readonly variants: ReadonlyMap<string, VariantMetadata>;
   /** The applied variant, if any. */
@@ -56,6 +58,8 @@ export interface SetMetadata {
   readonly setName: string;
   /** `nnpdf_metadata.experiment`. */
   readonly experiment: string | undefined;
+  /** `nnpdf_metadata.nnpdf31_process`. */
+  readonly nnpdf31Process: string | undefined;
   /** The observable names, in file order. */
   readonly observableNames: readonly string[];
   /**
@@ -74,15 +78,16 @@ export function parseSetMetadata(source: YamlSource): SetMetadata {
   const root = source.map(source.root, '');
   const setName = source.text(source.required(root, 'setname', ''), 'setname');
   const nnpdfMetadata = source.get(root, 'nnpdf_metadata');
-  const experiment =
+  const nnpdf =
     nnpdfMetadata === undefined || source.isNull(nnpdfMetadata)
       ? undefined
-      : optionalText(
-          source,
-          source.map(nnpdfMetadata, 'nnpdf_metadata'),
-          'experiment',
-          'nnpdf_metadata',
-        );
+      : source.map(nnpdfMetadata, 'nnpdf_metadata');
+  const experiment =
+    nnpdf === undefined ? undefined : optionalText(source, nnpdf, 'experiment', 'nnpdf_metadata');
+  const nnpdf31Process =
+    nnpdf === undefined
+      ? undefined
+      : optionalText(source, nnpdf, 'nnpdf31_process', 'nnpdf_metadata');
   const list = source.seq(
     source.required(root, 'implemented_observables', ''),
     'implemented_observables',
@@ -99,12 +104,13 @@ export function parseSetMetadata(source: YamlSource): SetMetadata {
   return {
     setName,
     experiment,
+    nnpdf31Process,
     observableNames: entries.map((entry) => entry.name),
     observable: (name) => {
       const found = entries.find((entry) => entry.name.toUpperCase() === name.toUpperCase());
       return found === undefined
         ? undefined
-        : parseObservable(source, found.entry, found.keyPath, experiment);
+        : parseObservable(source, found.entry, found.keyPath, { experiment, nnpdf31Process });
     },
   };
 }
@@ -113,7 +119,7 @@ function parseObservable(
   source: YamlSource,
   entry: YamlMapping,
   keyPath: string,
-  experiment: string | undefined,
+  set: Pick<SetMetadata, 'experiment' | 'nnpdf31Process'>,
 ): ObservableMetadata {
   const key = (name: string) => joinKey(keyPath, name);
   const ndataNode = source.required(entry, 'ndata', keyPath);
@@ -161,7 +167,8 @@ function parseObservable(
       key('data_uncertainties'),
     ),
     theory: source.isNull(theoryNode) ? undefined : parseTheory(source, theoryNode, key('theory')),
-    experiment,
+    experiment: set.experiment,
+    nnpdf31Process: set.nnpdf31Process,
     variants: source.isNull(variantsNode)
       ? new Map()
       : parseVariants(source, variantsNode, key('variants')),

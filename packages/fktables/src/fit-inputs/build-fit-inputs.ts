@@ -13,6 +13,8 @@ import type { FkTable } from '../fktable/fk-table.js';
 import { toObservableTensors } from '../fktable/fk-tensor.js';
 import { predictObservable } from '../fktable/predict.js';
 import { factorCovarianceBlocks, type BlockCovariance } from '../pseudodata/covariance-blocks.js';
+import { addTheoryCovariance } from '../theory-covariance/add-theory-covariance.js';
+import { fitTheoryCovariance } from './fit-theory-covariance.js';
 import { pseudodataForReplicas } from '../pseudodata/pseudodata.js';
 import {
   startCorrelationEigensystems,
@@ -303,7 +305,11 @@ interface EarlyDiagonalBasis {
  * with, so the covariance is the one built afterwards, bit for bit.
  */
 function earlyDiagonalBasis(runcard: Runcard): EarlyDiagonalBasis | undefined {
-  if (runcard.datacuts.t0pdfset !== undefined || runcard.closuretest?.fakedata === true) {
+  if (
+    runcard.datacuts.t0pdfset !== undefined ||
+    runcard.closuretest?.fakedata === true ||
+    runcard.theorycovmatconfig?.use_thcovmat_in_fitting === true
+  ) {
     return undefined;
   }
   let started:
@@ -391,12 +397,18 @@ export async function buildFitInputs(
     const t0 = await t0Predictions(runcard, paths, datasets, q0);
     report(`building the ${t0 === undefined ? 'experimental' : 't0'} covariance`);
     const started = t0 === undefined ? early?.startedFrom(commonData) : undefined;
-    const blocks =
+    const experimentalBlocks =
       started?.blocks ??
       covarianceBlocks(commonData, {
         ...(t0 === undefined ? {} : { t0Predictions: t0.predictions }),
         weights: runcard.dataset_inputs.map((input) => input.weight),
       });
+    const theory = await fitTheoryCovariance(runcard, paths, datasets, report);
+    const withTheory = (covariance: readonly BlockCovariance[], used: boolean | undefined) =>
+      used === true && theory !== undefined
+        ? addTheoryCovariance(covariance, theory.theory.covariance)
+        : covariance;
+    const blocks = withTheory(experimentalBlocks, theory?.theory.inFitting);
     // The diagonal basis's eigen-decompositions, the costliest step, run in a worker thread
     // beside the pseudodata and the experimental χ²'s inverses, from the data alone already
     // while the FK tables were read, when the covariance needs nothing else.
@@ -408,9 +420,18 @@ export async function buildFitInputs(
     // Replicas are sampled from the (t0) covariance without the dataset weights, as upstream's
     // sampling covariance; the weights only enter the χ² the fit minimises.
     const weighted = runcard.dataset_inputs.some((input) => input.weight !== 1);
-    const samplingBlocks = weighted
-      ? covarianceBlocks(commonData, t0 === undefined ? {} : { t0Predictions: t0.predictions })
-      : blocks;
+    const sameCovariance = !weighted && theory?.theory.inFitting === theory?.theory.inSampling;
+    const samplingBlocks = sameCovariance
+      ? blocks
+      : withTheory(
+          weighted
+            ? covarianceBlocks(
+                commonData,
+                t0 === undefined ? {} : { t0Predictions: t0.predictions },
+              )
+            : experimentalBlocks,
+          theory?.theory.inSampling,
+        );
 
     let offset = 0;
     const fitDatasets: FitDataset[] = datasets.map((dataset) => {
@@ -482,12 +503,17 @@ export async function buildFitInputs(
       integrability: lagrange(integrabilitySets, runcard.integrability.integdatasets),
       t0PdfSet: runcard.datacuts.t0pdfset,
       ...(kfold === undefined ? {} : { folds: kfold }),
+      ...(theory === undefined ? {} : { theoryCovariance: theory.theory }),
+      ...(theory?.theory.inFitting === true
+        ? { experimentalWithoutTheory: sharedCovarianceChi2(experimentalBlocks) }
+        : {}),
       sources: [
         ...new Set([
           ...commonData.flatMap((data) => data.files),
           ...allTables.flatMap((table) => [table.file, ...table.cFactors]),
           ...(t0 === undefined ? [] : [t0.file]),
           ...(truthFile === undefined ? [] : [truthFile]),
+          ...(theory?.sources ?? []),
         ]),
       ],
     };

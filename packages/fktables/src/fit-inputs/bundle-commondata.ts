@@ -9,9 +9,10 @@ import type { CommonData, Uncertainty } from '../commondata/commondata.js';
  * bundle is an independent block). The process type `BUNDLE` keeps kinematic cuts away: a
  * bundle's points are already the ones to fit.
  *
+ * @param nnpdf31Process - the process of the bundle's data, for theory covariances
  * @throws InputFileError - naming the bundle if its covariance is not positive definite
  */
-export function bundleAsCommonData(bundle: Bundle): CommonData {
+export function bundleAsCommonData(bundle: Bundle, nnpdf31Process?: string): CommonData {
   const n = bundle.data.length;
   let factor;
   try {
@@ -40,6 +41,7 @@ export function bundleAsCommonData(bundle: Bundle): CommonData {
     processType: 'BUNDLE',
     kind: 'data',
     experiment: undefined,
+    nnpdf31Process,
     ndata: n,
     central: bundle.data,
     kinematics: { variables: ['k1', 'k2', 'k3'], values: new Float64Array(3 * n) },

@@ -1,4 +1,5 @@
 import type { Chi2Structure, ObservableTensors } from '@partonfit/core';
+import type { FitTheoryCovariance } from './fit-theory-covariance.js';
 
 /** A dataset as the training step sees it. */
 export interface FitDataset {
@@ -81,6 +82,11 @@ export interface FitInputs {
   readonly validation: Chi2Structure;
   /** χ² against the central data with the full covariance, shared by all replicas. */
   readonly experimental: Chi2Structure;
+  /**
+   * With a theory covariance in the fit's χ² (`use_thcovmat_in_fitting`): the same χ² with the
+   * experimental covariance alone, to report both.
+   */
+  readonly experimentalWithoutTheory?: Chi2Structure | undefined;
   /** Number of training points (or eigenmodes) per replica, (replicas). */
   readonly trainingCounts: Int32Array;
   /** Number of validation points (or eigenmodes) per replica, (replicas). */
@@ -96,6 +102,11 @@ export interface FitInputs {
    * their counts already leave each row's held-out points out.
    */
   readonly folds?: FitFolds | undefined;
+  /**
+   * With `theorycovmatconfig`: the theory covariance S and where it enters (the χ² structures
+   * and pseudodata above already hold C + S where it does).
+   */
+  readonly theoryCovariance?: FitTheoryCovariance | undefined;
   /** The files the inputs were read from (a cached copy is stale when one of them changes). */
   readonly sources: readonly string[];
 }

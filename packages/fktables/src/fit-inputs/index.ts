@@ -20,6 +20,12 @@ export type {
   FitInputs,
   LagrangeDataset,
 } from './fit-inputs.js';
+export {
+  fitTheoryCovariance,
+  theoryCovarianceNeeds,
+  type FitTheoryCovariance,
+  type TheoryCovarianceNeeds,
+} from './fit-theory-covariance.js';
 export { inputPaths, runcardPath, type InputPaths } from './input-paths.js';
 export {
   defaultCacheFolder,
@@ -29,6 +35,7 @@ export {
 } from './prepare-fit-inputs.js';
 export {
   EMBEDDED_PREFIX,
+  embeddedObservableAtScale,
   resolveDataset,
   resolveLagrangeDataset,
   type LagrangeInput,

@@ -99,6 +99,7 @@ const INPUT_KEYS = [
   'positivity',
   'integrability',
   'closuretest',
+  'theorycovmatconfig',
 ] as const satisfies readonly (keyof Runcard)[];
 
 function inputSettings(runcard: Runcard): unknown[] {

@@ -365,6 +365,28 @@ function embeddedDataset(name: string): ResolvedDataset | undefined {
   };
 }
 
+/**
+ * An embedded dataset's observable with the factorisation scale at `factorisationScaleRatio`
+ * times its own: the closure datasets at Q0 are PDF combinations at the fitting scale, the same
+ * at every scale.
+ *
+ * @throws InputFileError - for a name that is not an embedded dataset
+ */
+export function embeddedObservableAtScale(
+  name: string,
+  factorisationScaleRatio: number,
+): Observable {
+  const dataset = embeddedDataset(name);
+  if (dataset === undefined) {
+    throw new InputFileError({
+      file: '(embedded closure data)',
+      key: name,
+      problem: 'is not an embedded dataset',
+    });
+  }
+  return factorisationScaleRatio === 1 ? dataset.observable : dataset.observable;
+}
+
 /** Commondata of a positivity or integrability set known only by its FK table. */
 function zeroData(name: string, ndata: number): CommonData {
   return {
@@ -376,6 +398,7 @@ function zeroData(name: string, ndata: number): CommonData {
     processType: 'POS',
     kind: 'positivity',
     experiment: undefined,
+    nnpdf31Process: undefined,
     ndata,
     central: new Float64Array(ndata),
     kinematics: { variables: ['k1', 'k2', 'k3'], values: new Float64Array(3 * ndata) },

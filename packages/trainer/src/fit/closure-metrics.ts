@@ -25,6 +25,13 @@ export function fitQuality(
   }
   const residuals = average.map((value, n) => centralData[n] - value);
   const averageChi2PerPoint = quadratic(experimental, residuals)[0] / ndata;
+  const withoutTheory =
+    inputs.experimentalWithoutTheory === undefined
+      ? {}
+      : {
+          averageChi2PerPointWithoutTheory:
+            quadratic(inputs.experimentalWithoutTheory, residuals)[0] / ndata,
+        };
   const datasetChi2PerPoint = Object.fromEntries(
     inputs.datasets.map((dataset) => {
       const own = residuals.map((value, n) =>
@@ -34,7 +41,12 @@ export function fitQuality(
     }),
   );
   if (truth === undefined) {
-    return { averageChi2PerPoint, datasetChi2PerPoint, biasVarianceRatio: undefined };
+    return {
+      averageChi2PerPoint,
+      datasetChi2PerPoint,
+      biasVarianceRatio: undefined,
+      ...withoutTheory,
+    };
   }
   const bias = quadratic(
     experimental,
@@ -49,6 +61,7 @@ export function fitQuality(
     datasetChi2PerPoint,
     // One replica has no spread: no ratio.
     biasVarianceRatio: replicas > 1 ? bias / (spread / replicas) : undefined,
+    ...withoutTheory,
   };
 }
 

@@ -1,15 +1,23 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { basename, dirname, extname, resolve } from 'node:path';
+import { basename, dirname, extname, relative, resolve } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import {
+  createMatrix,
   InputFileError,
   InvalidArgumentError,
   type RankedTrial,
   type Runcard,
 } from '@partonfit/core';
 import { TFJS_VERSION } from '@partonfit/backend';
-import { closureTruth, inputPaths, prepareFitInputs, type FitInputs } from '@partonfit/fktables';
+import {
+  closureTruth,
+  formatCovarianceTable,
+  inputPaths,
+  prepareFitInputs,
+  type FitInputs,
+  type FitTheoryCovariance,
+} from '@partonfit/fktables';
 import { ensureWritableFolder, removeStaleTemporaries, writeFileAtomic } from '@partonfit/io';
 import { readCheckpoint } from '../checkpoint/checkpoint-file.js';
 import { runFingerprint, withInputsDigest } from '../checkpoint/run-fingerprint.js';
@@ -28,7 +36,9 @@ import {
   keepFitHyperscan,
   writeFitSummary,
   writeReplicaOutputs,
+  type FitFolderPaths,
   type FitSummary,
+  type FitTheoryCovarianceUse,
 } from '@partonfit/fit-folder';
 import { replicaHyperparameters } from '../export/replica-hyperparameters.js';
 import { replicaTrainingOrder } from '../methodology/replica-methodology.js';
@@ -174,6 +184,29 @@ async function refuseMissingCheckpoint(file: string): Promise<void> {
         ? 'start the fit without resuming'
         : `the fit folder has checkpoints of other replicas (${others.join(', ')}): resume with those replicas, or start without resuming`),
   });
+}
+
+/** Writes the fit's theory covariance table into the fit folder; says how the fit used S. */
+async function writeTheoryCovariance(
+  paths: FitFolderPaths,
+  theory: FitTheoryCovariance,
+): Promise<FitTheoryCovarianceUse> {
+  const size = theory.points.length;
+  await mkdir(dirname(paths.theoryCovariance), { recursive: true });
+  await writeFileAtomic(
+    paths.theoryCovariance,
+    formatCovarianceTable({
+      points: theory.points,
+      covariance: createMatrix(size, size, theory.covariance),
+    }),
+  );
+  return {
+    prescriptions: theory.prescriptions,
+    userCovariance: theory.userCovariance,
+    inFitting: theory.inFitting,
+    inSampling: theory.inSampling,
+    table: relative(paths.fitFolder, paths.theoryCovariance),
+  };
 }
 
 /**
@@ -385,6 +418,9 @@ export async function runFit(request: FitRequest): Promise<FitSummary> {
       qualityRows.length === 0
         ? undefined
         : fitQuality(inputs, selectedRows(predictions, inputs.ndata, qualityRows), truth),
+    ...(inputs.theoryCovariance === undefined
+      ? {}
+      : { theoryCovariance: await writeTheoryCovariance(paths, inputs.theoryCovariance) }),
     seconds: {
       setup,
       training: result.seconds,

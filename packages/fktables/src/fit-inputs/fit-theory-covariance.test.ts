@@ -1,0 +1,215 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createMatrix,
+  InputFileError,
+  invertSymmetricPositiveDefinite,
+  parseRuncard,
+  RuncardError,
+  type CovarianceChi2,
+} from '@partonfit/core';
+import { toyPdfXf } from '../closure/toy-pdf.js';
+import { covarianceMatrix } from '../covariance/covariance-matrix.js';
+import { formatCovarianceTable } from '../theory-covariance/covariance-table.js';
+import { scaleCombinationsOf, scaleLabel } from '../theory-covariance/point-prescriptions.js';
+import { resolveRuncardDatasets } from './build-fit-inputs.js';
+import { writeTemporaryRuncard } from './fit-inputs.fixture.js';
+import { inputPaths } from './input-paths.js';
+import { prepareFitInputs } from './prepare-fit-inputs.js';
+import {
+  centralTableValue,
+  SCALE_VARIED_SETS,
+  scaleFactor,
+  writeScaleVariedTheories,
+  type ScaleVariedTheories,
+} from '@partonfit/testing/scale-varied-theories';
+
+let theories: ScaleVariedTheories;
+beforeAll(async () => {
+  theories = await writeScaleVariedTheories(scaleCombinationsOf(['7 point']));
+});
+afterAll(async () => theories.remove());
+
+/** The theorycovmatconfig block with the fixture's theories and `extra` keys. */
+function config(extra: string, ids: readonly number[] = theories.theoryIds): string {
+  return `theorycovmatconfig:
+  point_prescriptions: ['7 point']
+  theoryids: [${ids.join(', ')}]
+  pdf: toyLH
+${extra}`;
+}
+
+async function prepare(theorycovmatconfig: string) {
+  const text = theories.runcard(theorycovmatconfig);
+  const file = await writeTemporaryRuncard(text);
+  const { runcard } = parseRuncard(text, { file });
+  return {
+    ...(await prepareFitInputs(runcard, {
+      runcardFile: file,
+      replicas: [1, 2],
+      cacheFolder: null,
+    })),
+    runcard,
+    file,
+  };
+}
+
+async function rejection(theorycovmatconfig: string): Promise<Error> {
+  return prepare(theorycovmatconfig).then(
+    () => new Error('expected a rejection'),
+    (error: unknown) => error as Error,
+  );
+}
+
+/**
+ * The toy PDF's central prediction of each point of a set, from the table's formula: a legacy
+ * table multiplies x·f, a PineAPPL one f = x·f / x.
+ */
+function centralPredictions(set: (typeof SCALE_VARIED_SETS)[number]): number[] {
+  const xGrid = Float64Array.of(0.01, 0.05, 0.1, 0.3, 0.6);
+  const xf = toyPdfXf(xGrid);
+  const perX = (a: number) => (set.format === 'pineappl' ? 1 / xGrid[a] : 1);
+  return set.points.map((_, n) =>
+    [...xGrid.keys()].reduce(
+      (sum, a) =>
+        sum +
+        perX(a) *
+          (centralTableValue(n, a, 0) * xf[a * 14 + 1] +
+            centralTableValue(n, a, 1) * xf[a * 14 + 2]),
+      0,
+    ),
+  );
+}
+
+describe('the theory covariance of a fit (theorycovmatconfig)', () => {
+  it('is the 7-point matrix of the shifts of each theory folder, legacy and PineAPPL', async () => {
+    const { inputs } = await prepare(config('  use_thcovmat_in_fitting: true'));
+    const theory = inputs.theoryCovariance;
+    expect(theory?.theories).toEqual(
+      theories.combinations.map((scales, c) => ({
+        scales: scaleLabel(scales),
+        theoryId: 9000 + c,
+      })),
+    );
+    expect(theory?.points.map((point) => point.group)).toEqual([
+      ...Array<string>(4).fill('DIS NC'),
+      ...Array<string>(3).fill('DIS CC'),
+    ]);
+    const [nc, cc] = SCALE_VARIED_SETS;
+    const predictions = [centralPredictions(nc), centralPredictions(cc)];
+    // Δ_v = (factor_v − 1) · T: varied combinations in the 7 point's order
+    const varied = theories.combinations.slice(1);
+    const epsilon = (set: (typeof SCALE_VARIED_SETS)[number]) =>
+      varied.map((scales) => scaleFactor(set, scales) - 1);
+    const [e1, e2] = [epsilon(nc), epsilon(cc)];
+    const same = (1 / 3) * e1.reduce((sum, e) => sum + e * e, 0);
+    const cross =
+      (1 / 6) *
+      (2 * (e1[0] * e2[0] + e1[1] * e2[1]) +
+        (e1[2] + e1[3]) * (e2[2] + e2[3]) +
+        (e1[4] + e1[5]) * (e2[4] + e2[5]));
+    const s = theory?.covariance ?? new Float64Array();
+    expect(s[1 * 7 + 3] / (same * predictions[0][1] * predictions[0][3])).toBeCloseTo(1, 10);
+    expect(s[2 * 7 + 5] / (cross * predictions[0][2] * predictions[1][1])).toBeCloseTo(1, 10);
+    expect(s[5 * 7 + 2]).toBe(s[2 * 7 + 5]);
+
+    // the χ² of the fit takes C + S as one block
+    const { measured } = await resolveRuncardDatasets(
+      parseRuncard(theories.runcard('')).runcard,
+      inputPaths(parseRuncard(theories.runcard('')).runcard, join(theories.folder, 'r.yml')),
+    );
+    const total = covarianceMatrix(measured.map((dataset) => dataset.commonData));
+    total.data.forEach((_, k) => (total.data[k] += s[k]));
+    const experimental = inputs.experimental as CovarianceChi2;
+    expect(experimental.blocks.map((block) => block.size)).toEqual([7]);
+    const inverse = invertSymmetricPositiveDefinite(total).data;
+    const largest = Math.max(...inverse.map(Math.abs));
+    experimental.blocks[0].weights.forEach((weight, k) => {
+      expect(Math.abs(weight - inverse[k]) / largest).toBeLessThan(1e-6);
+    });
+  });
+
+  it('enters the pseudodata only with use_thcovmat_in_sampling, the χ² only with use_thcovmat_in_fitting', async () => {
+    const neither = await prepare(config(''));
+    const sampling = await prepare(config('  use_thcovmat_in_sampling: true'));
+    const fitting = await prepare(config('  use_thcovmat_in_fitting: true'));
+    expect(fitting.inputs.pseudodata).toEqual(neither.inputs.pseudodata);
+    expect(sampling.inputs.pseudodata).not.toEqual(neither.inputs.pseudodata);
+    expect((sampling.inputs.experimental as CovarianceChi2).blocks.map((b) => b.size)).toEqual([
+      4, 3,
+    ]);
+    expect(sampling.inputs.theoryCovariance).toMatchObject({ inFitting: false, inSampling: true });
+  });
+
+  it('reads a user covariance in validphys’s layout, alone or added to the scale variations', async () => {
+    const { inputs } = await prepare(config(''));
+    const theory = inputs.theoryCovariance;
+    if (theory === undefined) throw new Error('no theory covariance');
+    const file = join(theories.folder, 'user_covmat.csv');
+    await writeFile(
+      file,
+      formatCovarianceTable({
+        points: theory.points,
+        covariance: createMatrix(7, 7, theory.covariance),
+      }),
+    );
+    const user = await prepare(`theorycovmatconfig:\n  user_covmat_path: ${file}\n`);
+    user.inputs.theoryCovariance?.covariance.forEach((value, k) => {
+      expect(value).toBeCloseTo(theory.covariance[k], 14);
+    });
+    const both = await prepare(config(`  user_covmat_path: ${file}`));
+    both.inputs.theoryCovariance?.covariance.forEach((value, k) => {
+      expect(value).toBeCloseTo(2 * theory.covariance[k], 14);
+    });
+  });
+
+  it('refuses a wrong number of theories, a central theory other than the fit’s, a missing pdf', async () => {
+    const few = await rejection(config('', theories.theoryIds.slice(0, 5)));
+    expect(RuncardError.isInstance(few)).toBe(true);
+    expect(few.message).toMatch(
+      /theorycovmatconfig\.theoryids.*7 point needs 7 theories.*\(1, 1\) \(2, 1\) \(0\.5, 1\).*got 5/s,
+    );
+    const central = await rejection(config('', [9001, 9000, ...theories.theoryIds.slice(2)]));
+    expect(central.message).toMatch(/theoryids\[0\].*theory\.theoryid: 9000.*got 9001/s);
+    const noPdf = await rejection(
+      `theorycovmatconfig:\n  point_prescriptions: ['7 point']\n  theoryids: [${theories.theoryIds.join(', ')}]\n`,
+    );
+    expect(noPdf.message).toMatch(/theorycovmatconfig\.pdf.*is needed/s);
+  });
+
+  it('names the folder of a theory that is not there, with the command that gets it', async () => {
+    const error = await rejection(config('', [...theories.theoryIds.slice(0, 6), 9099]));
+    expect(InputFileError.isInstance(error)).toBe(true);
+    expect(error.message).toContain(join(theories.theories, 'theory_9099'));
+    expect(error.message).toContain('partonfit get theory 9099');
+  });
+
+  it('refuses a user covariance whose points are not the fitted ones, or that is not positive semi-definite', async () => {
+    const { inputs } = await prepare(config(''));
+    const theory = inputs.theoryCovariance;
+    if (theory === undefined) throw new Error('no theory covariance');
+    const shortFile = join(theories.folder, 'short.csv');
+    await writeFile(
+      shortFile,
+      formatCovarianceTable({
+        points: theory.points.slice(0, 3),
+        covariance: createMatrix(3, 3, Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1)),
+      }),
+    );
+    const short = await rejection(`theorycovmatconfig:\n  user_covmat_path: ${shortFile}\n`);
+    expect(InputFileError.isInstance(short)).toBe(true);
+    expect(short.message).toMatch(/short\.csv.*TOY_NC_F2.*no row for fitted point 3/s);
+    const negative = createMatrix(7, 7);
+    for (let i = 0; i < 7; i++) negative.data[i * 8] = i === 4 ? -1 : 1;
+    const negativeFile = join(theories.folder, 'negative.csv');
+    await writeFile(
+      negativeFile,
+      formatCovarianceTable({ points: theory.points, covariance: negative }),
+    );
+    const error = await rejection(`theorycovmatconfig:\n  user_covmat_path: ${negativeFile}\n`);
+    expect(error.message).toMatch(
+      /negative\.csv.*not positive semi-definite.*lowest eigenvalue is -1\.000e\+0/s,
+    );
+  });
+});
