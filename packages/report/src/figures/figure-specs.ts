@@ -8,7 +8,8 @@ import type { DataRow, ReportFigure } from './report-figure.js';
  * specification with its data inline, which the SVG files and the page both render.
  */
 
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+/** The Vega-Lite schema every figure of a report names. */
+export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const PANEL_WIDTH = 220;
 const PANEL_HEIGHT = 160;
 /** Legends show set names whole (LHAPDF names are long). */

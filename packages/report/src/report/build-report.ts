@@ -20,6 +20,7 @@ import { readFitRecords, type FitRecords } from '../records/fit-records.js';
 import type { ReportSection } from '../render/html-page.js';
 import { dataTheorySection } from './data-theory-section.js';
 import { pdfSection } from './pdf-section.js';
+import { theoryCovarianceSection } from './theory-covariance-section.js';
 import { summarySection } from './summary-section.js';
 import { closureSection, trainingSection } from './training-section.js';
 
@@ -171,6 +172,12 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
   const closure = closureSection(records, biasVariance);
   if (closure !== undefined) sections.push(closure);
   if (comparisons.length > 0) sections.push(dataTheorySection(comparisons));
+  try {
+    const theory = await theoryCovarianceSection(records);
+    if (theory !== undefined) sections.push(theory);
+  } catch (error) {
+    problems.push(`theory covariance: ${problemOf(error)}`);
+  }
   sections.unshift(summarySection({ ...records, problems }, chi2Rows));
   return { title: `partonfit report: ${records.fit}`, fit: records.fit, sections, problems };
 }
