@@ -65,9 +65,27 @@ function describeSummary(summary: FitSummary): string {
     ...describeDiverged(summary),
     `  χ²/n per replica against the data: ${finiteRange(summary.experimentalChi2, 3)}`,
   ];
-  if (quality !== undefined) {
+  const theory = summary.theoryCovariance;
+  if (theory !== undefined) {
+    const sources = [
+      ...theory.prescriptions,
+      ...(theory.userCovariance === undefined ? [] : ['user covariance']),
+    ].join(' + ');
+    const places = [
+      ...(theory.inFitting ? ['χ²'] : []),
+      ...(theory.inSampling ? ['pseudodata'] : []),
+    ];
     lines.push(
-      `  χ²/n of the replica average: ${quality.averageChi2PerPoint.toFixed(3)}`,
+      `  theory covariance: ${sources}, in the ${places.join(' and ') || '(neither χ² nor pseudodata)'}; S in ${theory.table}`,
+    );
+  }
+  if (quality !== undefined) {
+    const withoutTheory =
+      quality.averageChi2PerPointWithoutTheory === undefined
+        ? ''
+        : ` with C + S, ${quality.averageChi2PerPointWithoutTheory.toFixed(3)} with C alone`;
+    lines.push(
+      `  χ²/n of the replica average: ${quality.averageChi2PerPoint.toFixed(3)}${withoutTheory}`,
       ...Object.entries(quality.datasetChi2PerPoint).map(
         ([name, chi2]) => `    ${name.padEnd(28)} ${chi2.toFixed(3)}`,
       ),

@@ -60,6 +60,12 @@ describe('a fit with a theory covariance from scale-varied theory folders', () =
     const result = await fitOnCpu(await runcardFile('mhou'), '1-2', output);
     expect(result.error).not.toContain('partonfit fit:');
     expect(result.code).toBe(0);
+    expect(result.out).toContain(
+      `theory covariance: 7 point, in the χ² and pseudodata; S in ${join('tables', 'theory_covariance.csv')}`,
+    );
+    expect(result.out).toMatch(
+      /χ²\/n of the replica average: \d+\.\d{3} with C \+ S, \d+\.\d{3} with C alone/,
+    );
     const summary = JSON.parse(await readFile(join(output, 'mhou', 'summary.json'), 'utf8')) as {
       theoryCovariance: unknown;
       quality: { averageChi2PerPoint: number; averageChi2PerPointWithoutTheory: number };
