@@ -260,17 +260,15 @@ export interface ClosureDatasetsOptions {
 }
 
 /**
- * The closure datasets ({@link CLOSURE_DATASET_SPECS}), generated in memory, each usable
- * wherever a {@link Bundle} is: its FK table (on {@link closureXGrid}, one grid object shared by
- * all tables of the call, Q0 = √2 GeV), central data at the requested level, and covariance
- * ({@link closureCovariance} with the toy PDF's exact values; the same at both levels, a
- * t0-like covariance built from the truth, so the toy PDF's χ² at level 1 follows the χ²
- * distribution with n degrees of freedom).
+ * The level and seed of closure data, defaults filled in (level 0, seed 0).
  *
  * @throws InvalidArgumentError - for a level other than 0 or 1, or a seed that is not an
  *   unsigned 32-bit integer
  */
-export function closureDatasets(options: ClosureDatasetsOptions = {}): ClosureDataset[] {
+export function closureLevelAndSeed(options: ClosureDatasetsOptions): {
+  level: 0 | 1;
+  seed: number;
+} {
   // a number, not 0 | 1: callers from JavaScript or a runcard may pass anything
   const level: number = options.level ?? 0;
   const seed = options.seed ?? 0;
@@ -283,6 +281,22 @@ export function closureDatasets(options: ClosureDatasetsOptions = {}): ClosureDa
       problem: `expected an integer between 0 and 4294967295, got ${seed}`,
     });
   }
+  return { level: level === 1 ? 1 : 0, seed };
+}
+
+/**
+ * The closure datasets ({@link CLOSURE_DATASET_SPECS}), generated in memory, each usable
+ * wherever a {@link Bundle} is: its FK table (on {@link closureXGrid}, one grid object shared by
+ * all tables of the call, Q0 = √2 GeV), central data at the requested level, and covariance
+ * ({@link closureCovariance} with the toy PDF's exact values; the same at both levels, a
+ * t0-like covariance built from the truth, so the toy PDF's χ² at level 1 follows the χ²
+ * distribution with n degrees of freedom).
+ *
+ * @throws InvalidArgumentError - for a level other than 0 or 1, or a seed that is not an
+ *   unsigned 32-bit integer
+ */
+export function closureDatasets(options: ClosureDatasetsOptions = {}): ClosureDataset[] {
+  const { level, seed } = closureLevelAndSeed(options);
   const xGrid = closureXGrid();
   const toyAtGrid = toyPdfXf(xGrid);
   return CLOSURE_DATASET_SPECS.map((spec) => {

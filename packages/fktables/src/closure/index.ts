@@ -38,6 +38,23 @@ export {
   loFkTable,
   type LoFkTableOptions,
 } from './lo-fk-table.js';
+export {
+  closureDatasetsAtScale,
+  evolvedLoFkTable,
+  SCALE_VARIED_CLOSURE_MAX_Y,
+  SCALE_VARIED_CLOSURE_MIN_W2,
+  SCALE_VARIED_CLOSURE_Q2_RANGE,
+  SCALE_VARIED_CLOSURE_SPECS,
+  SCALE_VARIED_CLOSURE_SQRT_S,
+  SCALE_VARIED_CLOSURE_X_RANGE,
+  scaleVariedClosureKinematics,
+  type ClosureDatasetsAtScaleOptions,
+  type DisKinematics,
+  type DisProcess,
+  type EvolvedLoFkTableOptions,
+  type ScaleVariedClosureDataset,
+  type ScaleVariedClosureSpec,
+} from './scale-varied-closure.js';
 export { TOY_PDF_Q0, toyPdfFlavourXf, toyPdfXf } from './toy-pdf.js';
 export {
   INTERPOLATION_DEGREE,

@@ -16,6 +16,14 @@ import {
   CLOSURE_POSITIVITY_X_RANGE,
   CLOSURE_X_GRID_OPTIONS,
 } from '../closure/closure-datasets.js';
+import {
+  SCALE_VARIED_CLOSURE_MAX_Y,
+  SCALE_VARIED_CLOSURE_MIN_W2,
+  SCALE_VARIED_CLOSURE_Q2_RANGE,
+  SCALE_VARIED_CLOSURE_SPECS,
+  SCALE_VARIED_CLOSURE_SQRT_S,
+  SCALE_VARIED_CLOSURE_X_RANGE,
+} from '../closure/scale-varied-closure.js';
 import { cacheKey } from '@partonfit/io';
 import { buildFitInputs, type ProgressReporter } from './build-fit-inputs.js';
 import type { FitInputs } from './fit-inputs.js';
@@ -44,6 +52,12 @@ const BUILDER_IDENTITY = JSON.stringify([
   CLOSURE_POSITIVITY_POINTS,
   CLOSURE_POSITIVITY_X_RANGE,
   CLOSURE_X_GRID_OPTIONS,
+  SCALE_VARIED_CLOSURE_SPECS,
+  SCALE_VARIED_CLOSURE_X_RANGE,
+  SCALE_VARIED_CLOSURE_Q2_RANGE,
+  SCALE_VARIED_CLOSURE_SQRT_S,
+  SCALE_VARIED_CLOSURE_MAX_Y,
+  SCALE_VARIED_CLOSURE_MIN_W2,
 ]);
 
 /** Options of {@link prepareFitInputs}. */
