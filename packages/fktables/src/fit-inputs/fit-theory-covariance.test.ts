@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +10,7 @@ import {
   RuncardError,
   type CovarianceChi2,
 } from '@partonfit/core';
+import { closureDatasetsAtScale } from '../closure/scale-varied-closure.js';
 import { toyPdfXf } from '../closure/toy-pdf.js';
 import { covarianceMatrix } from '../covariance/covariance-matrix.js';
 import { formatCovarianceTable } from '../theory-covariance/covariance-table.js';
@@ -211,5 +213,60 @@ describe('the theory covariance of a fit (theorycovmatconfig)', () => {
     expect(error.message).toMatch(
       /negative\.csv.*not positive semi-definite.*lowest eigenvalue is -1\.000e\+0/s,
     );
+  });
+});
+
+describe('the theory covariance of the embedded closure data (examples/closure-mhou.yml)', () => {
+  it('is the 7-point matrix of the toy PDF’s shifts at μF = Q/2 and 2Q, zero at Q0', async () => {
+    const file = fileURLToPath(new URL('../../../../examples/closure-mhou.yml', import.meta.url));
+    const { runcard } = parseRuncard(await readFile(file, 'utf8'), { file });
+    const { inputs } = await prepareFitInputs(runcard, {
+      runcardFile: file,
+      replicas: [1],
+      cacheFolder: null,
+    });
+    const theory = inputs.theoryCovariance;
+    if (theory === undefined) throw new Error('no theory covariance');
+    const n = inputs.ndata;
+    expect(n).toBe(250);
+    const atQ0 = 174;
+    // the datasets at Q0 have no shift: their rows are zero
+    expect(theory.covariance.subarray(0, atQ0 * n).every((value) => value === 0)).toBe(true);
+    // Δ± = T(k_F = 2 or ½) − T(1) of the toy PDF; at LO the renormalisation scale does not enter,
+    // so Δ(2, 2) = Δ(2, 1) and Δ(1, k_R) = 0
+    const central = closureDatasetsAtScale({ factorisationScaleRatio: 1 }).map(
+      (dataset) => dataset.toyPredictionsAtScale,
+    );
+    const shifts = (ratio: number) =>
+      closureDatasetsAtScale({ factorisationScaleRatio: ratio }).flatMap((dataset, d) =>
+        Array.from(dataset.toyPredictionsAtScale, (value, i) => ({
+          value: value - (central[d]?.[i] ?? Number.NaN),
+          process: dataset.process,
+        })),
+      );
+    const up = shifts(2);
+    const down = shifts(0.5);
+    const entry = (i: number, j: number) => {
+      const [a, b] = [i - atQ0, j - atQ0];
+      if (up[a].process === up[b].process) {
+        return (2 / 3) * (up[a].value * up[b].value + down[a].value * down[b].value);
+      }
+      return (
+        (2 * (up[a].value * up[b].value + down[a].value * down[b].value) +
+          (up[a].value + down[a].value) * (up[b].value + down[b].value)) /
+        6
+      );
+    };
+    // F2ᵖ point 0 with itself, with F2ᵈ point 3 (both DIS NC), with ν F2 point 5 (DIS CC)
+    for (const [i, j] of [
+      [atQ0, atQ0],
+      [atQ0, atQ0 + 24 + 3],
+      [atQ0, atQ0 + 44 + 5],
+      [n - 1, atQ0 + 2],
+    ]) {
+      expect(theory.covariance[i * n + j] / entry(i, j)).toBeCloseTo(1, 10);
+    }
+    expect(theory.points[atQ0]).toEqual({ group: 'DIS NC', dataset: 'CLOSURE_F2P_Q', id: 0 });
+    expect(theory.points[n - 1]).toMatchObject({ group: 'DIS CC', dataset: 'CLOSURE_NU_XF3_Q' });
   });
 });
