@@ -40,6 +40,13 @@ export interface Command {
   /** Usage line, e.g. `partonfit check <runcard.yml>`. */
   readonly usage: string;
   /**
+   * Checks its arguments as {@link Command.run} does before running (`--help`, known options with
+   * their values, the number of positional arguments), without running anything.
+   *
+   * @throws UsageError - for arguments `run` would refuse with {@link EXIT_USAGE}
+   */
+  readonly parse: (args: readonly string[]) => void;
+  /**
    * Runs the command with its arguments (or, given `--help`, prints its usage); resolves to the
    * process exit code. With `debug`, a failure prints its stack trace too.
    */
@@ -101,6 +108,32 @@ function isParseArgsError(error: unknown): error is TypeError {
 }
 
 /**
+ * The arguments of a command parsed strictly (an unknown option or a missing value throws
+ * parseArgs' own error), with the number of positional arguments checked.
+ *
+ * @throws UsageError - for too few or too many positional arguments
+ */
+function parseCommandArgs<O extends CommandOptions>(
+  definition: CommandDefinition<O>,
+  args: readonly string[],
+): ParsedCommand<O> {
+  const { positionals = 0 } = definition;
+  const parsed = parseArgs({
+    args: [...args],
+    options: definition.options,
+    allowPositionals: true,
+    strict: true,
+  });
+  const [fewest, most] = typeof positionals === 'number' ? [positionals, positionals] : positionals;
+  const count = parsed.positionals.length;
+  if (count < fewest || count > most) {
+    const expected = most === 0 ? 'no' : fewest === most ? String(most) : `${fewest} to ${most}`;
+    throw new UsageError(`expected ${expected} argument${most === 1 ? '' : 's'}, got ${count}`);
+  }
+  return parsed;
+}
+
+/**
  * A `partonfit` subcommand from its definition: answers `--help` (or `-h`) with the usage line and
  * the summary; otherwise parses the arguments strictly, checks the number of positional
  * arguments, runs it, and turns what goes wrong into one line on standard error —
@@ -111,34 +144,26 @@ function isParseArgsError(error: unknown): error is TypeError {
  * prints its stack trace first.
  */
 export function defineCommand<O extends CommandOptions>(definition: CommandDefinition<O>): Command {
-  const { name, summary, usage, positionals = 0 } = definition;
+  const { name, summary, usage } = definition;
   return {
     name,
     summary,
     usage,
+    parse: (args) => {
+      if (asksForHelp(args)) return;
+      try {
+        parseCommandArgs(definition, args);
+      } catch (error) {
+        throw isParseArgsError(error) ? new UsageError(error.message) : error;
+      }
+    },
     run: async (args, terminal, options) => {
       if (asksForHelp(args)) {
         terminal.out(`usage: ${usage}\n  ${summary}\n`);
         return 0;
       }
       try {
-        const parsed = parseArgs({
-          args: [...args],
-          options: definition.options,
-          allowPositionals: true,
-          strict: true,
-        });
-        const [fewest, most] =
-          typeof positionals === 'number' ? [positionals, positionals] : positionals;
-        const count = parsed.positionals.length;
-        if (count < fewest || count > most) {
-          const expected =
-            most === 0 ? 'no' : fewest === most ? String(most) : `${fewest} to ${most}`;
-          throw new UsageError(
-            `expected ${expected} argument${most === 1 ? '' : 's'}, got ${count}`,
-          );
-        }
-        await definition.run(parsed, terminal);
+        await definition.run(parseCommandArgs(definition, args), terminal);
         return 0;
       } catch (error) {
         terminal.status?.('');

@@ -31,6 +31,11 @@ const COMMANDS: readonly Command[] = [
   backendCommand,
 ];
 
+/** The `partonfit` command called `name`, if there is one. */
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}
+
 function version(): string {
   const manifest = createRequire(import.meta.url)('../package.json') as { version: string };
   return manifest.version;
@@ -88,7 +93,7 @@ export async function runCli(args: readonly string[], terminal: Terminal): Promi
     terminal.out(`${version()}\n`);
     return 0;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
+  const command = findCommand(name);
   if (command === undefined) {
     terminal.error(`partonfit: unknown command '${name}'; see \`partonfit --help\`\n`);
     return EXIT_USAGE;
