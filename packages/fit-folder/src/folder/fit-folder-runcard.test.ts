@@ -40,6 +40,7 @@ describe('clearFitFolder', () => {
   it('should delete what a fit wrote and keep everything else', async () => {
     const folder = await fitFolderWith('description: old\n');
     await mkdir(join(folder, 'postfit'));
+    await mkdir(join(folder, 'tables'));
     const files = [
       'summary.json',
       'checkpoint_replicas_1-4.h5',
@@ -56,6 +57,7 @@ describe('clearFitFolder', () => {
         'postfit',
         'runcard.yml',
         'summary.json',
+        'tables',
       ].sort(),
     );
     expect(await readdir(folder)).toEqual(['my-notes.md']);

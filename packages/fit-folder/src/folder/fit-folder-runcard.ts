@@ -12,6 +12,7 @@ const FIT_FILES = [
   'summaries',
   'runcard.yml',
   FIT_HYPERSCAN_FOLDER,
+  'tables',
 ];
 const CHECKPOINT = /^\.?checkpoint_replicas_.*\.h5(\.[0-9a-f]{12}\.tmp)?$/;
 
@@ -45,7 +46,7 @@ export async function checkFitFolderRuncard(fitFolder: string, runcard: Runcard)
 
 /**
  * Deletes what a fit wrote into `fitFolder` — `nnfit/`, `postfit/`, `summary.json`,
- * `summaries/`, `runcard.yml`, `hyperscan/` and every `checkpoint_replicas_*.h5` — and leaves any
+ * `summaries/`, `runcard.yml`, `hyperscan/`, `tables/` and every `checkpoint_replicas_*.h5` — and leaves any
  * other file there alone.
  * For `partonfit fit --overwrite`.
  *
