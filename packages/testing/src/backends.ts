@@ -17,9 +17,21 @@ if (nativeUnavailable !== undefined) {
 }
 
 /**
+ * The backends `PARTONFIT_TEST_BACKENDS` (comma-separated) restricts the tests to, e.g. `native`
+ * where only the native addon changed (the addon's build-variant test); undefined: all.
+ */
+const onlyBackends = process.env.PARTONFIT_TEST_BACKENDS?.split(',').map((name) => name.trim());
+if (onlyBackends !== undefined) {
+  console.warn(
+    `tests on backends other than ${onlyBackends.join(', ')} skipped (PARTONFIT_TEST_BACKENDS)`,
+  );
+}
+
+/**
  * A `describe` block repeated on each of `backends` (default {@link TEST_BACKENDS}), with that
  * backend (and the gradients that tfjs-layers registers) active for its tests. The `native`
- * blocks are skipped when its addon is not built.
+ * blocks are skipped when its addon is not built, and every block of a backend that
+ * `PARTONFIT_TEST_BACKENDS` leaves out.
  */
 export function describeOnBackends(
   name: string,
@@ -27,14 +39,14 @@ export function describeOnBackends(
   backends: readonly TestBackend[] = TEST_BACKENDS,
 ): void {
   for (const backend of backends) {
-    describe.skipIf(backend === 'native' && nativeUnavailable !== undefined)(
-      `${name} [${backend}]`,
-      () => {
-        beforeAll(async () => {
-          await initBackend(backend);
-        });
-        body(backend);
-      },
-    );
+    const skipped =
+      (backend === 'native' && nativeUnavailable !== undefined) ||
+      (onlyBackends !== undefined && !onlyBackends.includes(backend));
+    describe.skipIf(skipped)(`${name} [${backend}]`, () => {
+      beforeAll(async () => {
+        await initBackend(backend);
+      });
+      body(backend);
+    });
   }
 }
