@@ -39,6 +39,8 @@ export interface Command {
   readonly summary: string;
   /** Usage line, e.g. `partonfit check <runcard.yml>`. */
   readonly usage: string;
+  /** What `--help` prints after the usage line and the summary, if anything. */
+  readonly details: string | undefined;
   /**
    * Runs the command with its arguments (or, given `--help`, prints its usage); resolves to the
    * process exit code. With `debug`, a failure prints its stack trace too.
@@ -57,6 +59,11 @@ export interface CommandDefinition<O extends CommandOptions> {
   readonly summary: string;
   /** Usage line, e.g. `partonfit check <runcard.yml>`. */
   readonly usage: string;
+  /**
+   * More lines for `partonfit <command> --help`, after the usage and the summary: what the
+   * command does beyond its summary (a rule, a formula, what each option changes).
+   */
+  readonly details?: string;
   /** The options, for `parseArgs` (strict: an unknown option is a usage error). */
   readonly options: O;
   /**
@@ -101,8 +108,8 @@ function isParseArgsError(error: unknown): error is TypeError {
 }
 
 /**
- * A `partonfit` subcommand from its definition: answers `--help` (or `-h`) with the usage line and
- * the summary; otherwise parses the arguments strictly, checks the number of positional
+ * A `partonfit` subcommand from its definition: answers `--help` (or `-h`) with the usage line,
+ * the summary and the details; otherwise parses the arguments strictly, checks the number of positional
  * arguments, runs it, and turns what goes wrong into one line on standard error —
  * `partonfit <command>: <problem>` — and an exit code: {@link EXIT_USAGE} with the usage line for
  * a usage error, {@link EXIT_FAILURE} for a `PartonfitError` or a file-system error (a full disk,
@@ -111,14 +118,17 @@ function isParseArgsError(error: unknown): error is TypeError {
  * prints its stack trace first.
  */
 export function defineCommand<O extends CommandOptions>(definition: CommandDefinition<O>): Command {
-  const { name, summary, usage, positionals = 0 } = definition;
+  const { name, summary, usage, details, positionals = 0 } = definition;
   return {
     name,
     summary,
     usage,
+    details,
     run: async (args, terminal, options) => {
       if (asksForHelp(args)) {
-        terminal.out(`usage: ${usage}\n  ${summary}\n`);
+        terminal.out(
+          `usage: ${usage}\n  ${summary}\n${details === undefined ? '' : `\n${details}`}`,
+        );
         return 0;
       }
       try {
