@@ -39,6 +39,8 @@ export interface Command {
   readonly summary: string;
   /** Usage line, e.g. `partonfit check <runcard.yml>`. */
   readonly usage: string;
+  /** What `--help` prints after the usage line and the summary, if anything. */
+  readonly details: string | undefined;
   /**
    * Checks its arguments as {@link Command.run} does before running (`--help`, known options with
    * their values, the number of positional arguments), without running anything.
@@ -64,6 +66,11 @@ export interface CommandDefinition<O extends CommandOptions> {
   readonly summary: string;
   /** Usage line, e.g. `partonfit check <runcard.yml>`. */
   readonly usage: string;
+  /**
+   * More lines for `partonfit <command> --help`, after the usage and the summary: what the
+   * command does beyond its summary (a rule, a formula, what each option changes).
+   */
+  readonly details?: string;
   /** The options, for `parseArgs` (strict: an unknown option is a usage error). */
   readonly options: O;
   /**
@@ -134,8 +141,8 @@ function parseCommandArgs<O extends CommandOptions>(
 }
 
 /**
- * A `partonfit` subcommand from its definition: answers `--help` (or `-h`) with the usage line and
- * the summary; otherwise parses the arguments strictly, checks the number of positional
+ * A `partonfit` subcommand from its definition: answers `--help` (or `-h`) with the usage line,
+ * the summary and the details; otherwise parses the arguments strictly, checks the number of positional
  * arguments, runs it, and turns what goes wrong into one line on standard error —
  * `partonfit <command>: <problem>` — and an exit code: {@link EXIT_USAGE} with the usage line for
  * a usage error, {@link EXIT_FAILURE} for a `PartonfitError` or a file-system error (a full disk,
@@ -144,11 +151,12 @@ function parseCommandArgs<O extends CommandOptions>(
  * prints its stack trace first.
  */
 export function defineCommand<O extends CommandOptions>(definition: CommandDefinition<O>): Command {
-  const { name, summary, usage } = definition;
+  const { name, summary, usage, details } = definition;
   return {
     name,
     summary,
     usage,
+    details,
     parse: (args) => {
       if (asksForHelp(args)) return;
       try {
@@ -159,7 +167,9 @@ export function defineCommand<O extends CommandOptions>(definition: CommandDefin
     },
     run: async (args, terminal, options) => {
       if (asksForHelp(args)) {
-        terminal.out(`usage: ${usage}\n  ${summary}\n`);
+        terminal.out(
+          `usage: ${usage}\n  ${summary}\n${details === undefined ? '' : `\n${details}`}`,
+        );
         return 0;
       }
       try {

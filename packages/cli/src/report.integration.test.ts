@@ -122,7 +122,14 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
     expect(messages).toEqual([]);
     expect(dom).toContain('data-errors="0"');
     expectNoHorizontalScroll(dom);
-    for (const section of ['summary', 'pdfs', 'training', 'closure', 'data-theory']) {
+    for (const section of [
+      'summary',
+      'pdfs',
+      'effective-exponents',
+      'training',
+      'closure',
+      'data-theory',
+    ]) {
       expect(dom).toContain(`<section id="${section}">`);
     }
     const figures = [
@@ -131,6 +138,8 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
       'pdf-flavour-linearx',
       'pdf-evolution-logx',
       'pdf-evolution-linearx',
+      'effective-exponents-alpha',
+      'effective-exponents-beta',
       'training',
       'data-theory',
       'pulls',
@@ -145,6 +154,16 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
           ['central', 16],
           ['upperSigma', 8],
           ['lowerSigma', 8],
+        ]),
+      );
+    }
+    // 8 fitted flavours: each a band, a mean and the two ranges (used and proposed)
+    for (const figure of ['effective-exponents-alpha', 'effective-exponents-beta']) {
+      expect(drawnMarks(dom, figure)).toEqual(
+        new Map([
+          ['ranges', 16],
+          ['band68', 8],
+          ['mean', 8],
         ]),
       );
     }

@@ -7,6 +7,7 @@ import { exportCommand } from './export-command.js';
 import { fitCommand } from './fit-command.js';
 import { getCommand } from './get-command.js';
 import { hyperoptCommand } from './hyperopt-command.js';
+import { iterateCommand } from './iterate-command.js';
 import { postfitCommand } from './postfit-command.js';
 import { predictCommand } from './predict-command.js';
 import { reportCommand } from './report-command.js';
@@ -24,6 +25,7 @@ const COMMANDS: readonly Command[] = [
   predictCommand,
   evolveCommand,
   reportCommand,
+  iterateCommand,
   getCommand,
   submitCommand,
   statusCommand,

@@ -22,11 +22,15 @@ export {
   chi2Figure,
   dataTheoryFigure,
   distanceFigure,
+  effectiveExponentFigure,
   pdfFigure,
   pullFigure,
   trainingFigure,
   type Chi2Row,
   type DataTheoryRow,
+  type ExponentCurveRow,
+  type ExponentFigureOptions,
+  type ExponentRangeRow,
   type PdfFigureOptions,
   type StoppingRow,
   type TrainingRow,
@@ -89,4 +93,5 @@ export {
 export { htmlPage, type ReportSection, type ReportTable } from './render/html-page.js';
 export { compileFigure, renderSvg, vegaBrowserBundle } from './render/render-figure.js';
 export { buildReport, type Report, type ReportOptions } from './report/build-report.js';
+export { effectiveExponentsSection } from './report/effective-exponents-section.js';
 export { figureCsv, writeReport, type WrittenReport } from './report/write-report.js';

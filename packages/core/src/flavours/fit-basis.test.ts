@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { EVOLUTION_BASIS, evolutionIndex, type EvolutionFlavour } from './evolution-basis.js';
 import { FLAVOUR_BASIS, type LhaFlavour } from './flavour-basis.js';
-import { FIT_BASES, findFitBasis, fitBasisToEvolution } from './fit-basis.js';
-import { FLAVOUR_TO_EVOLUTION, rotateFlavours } from './rotations.js';
+import {
+  FIT_BASES,
+  FIT_BASIS_NAMES,
+  findFitBasis,
+  fitBasisFromFlavour,
+  fitBasisToEvolution,
+  fittedFlavourLabel,
+} from './fit-basis.js';
+import { multiplyMatrices } from '../linalg/matrix.js';
+import { EVOLUTION_TO_FLAVOUR, FLAVOUR_TO_EVOLUTION, rotateFlavours } from './rotations.js';
 
 /** A flavour-basis PDF at one x: arbitrary values, with b = b̄ = t = t̄ = γ = 0. */
 function lightPdf(overrides: Partial<Record<LhaFlavour, number>> = {}): Float64Array {
@@ -133,5 +141,38 @@ describe('fitBasisToEvolution', () => {
     expect(findFitBasis('evolution')?.name).toBe('EVOL');
     expect(findFitBasis('CCBAR_ASYMM')?.flavours).toHaveLength(9);
     expect(findFitBasis('EVOLS')).toBeUndefined();
+  });
+});
+
+describe('fitBasisFromFlavour', () => {
+  it('should read back the fitted flavours of every basis: from ∘ (to LHA) ∘ to = identity', () => {
+    for (const name of FIT_BASIS_NAMES) {
+      const basis = FIT_BASES[name];
+      const order = [...basis.flavours].reverse();
+      const roundTrip = multiplyMatrices(
+        fitBasisFromFlavour(basis, order),
+        multiplyMatrices(EVOLUTION_TO_FLAVOUR, fitBasisToEvolution(basis, order)),
+      );
+      expect(roundTrip.rows).toBe(order.length);
+      roundTrip.data.forEach((value, i) => {
+        const diagonal = Math.floor(i / order.length) === i % order.length;
+        expect(value).toBeCloseTo(diagonal ? 1 : 0, 14);
+      });
+    }
+  });
+
+  it('should give c⁺ = c + c̄ for NN31IC and the partons themselves for FLAVOUR', () => {
+    const pdf = lightPdf({ C: 0.11, CBAR: 0.05 });
+    const nn31ic = rotateFlavours(fitBasisFromFlavour(FIT_BASES.NN31IC), pdf);
+    expect(nn31ic[FIT_BASES.NN31IC.flavours.indexOf('cp')]).toBeCloseTo(0.16, 15);
+    const evolution = rotateFlavours(FLAVOUR_TO_EVOLUTION, pdf);
+    expect(nn31ic[0]).toBe(evolution[evolutionIndex('Sigma')]);
+    const flavour = rotateFlavours(fitBasisFromFlavour(FIT_BASES.FLAVOUR), pdf);
+    expect(Array.from(flavour)).toEqual([1.41, 0.31, 0.83, 0.37, 0.23, 0.19, 0.11, 2.3]);
+  });
+
+  it('should label the fitted flavours for people', () => {
+    const labels = ['sng', 'g', 'v3', 't15', 'cp', 'ubar', 'c', 'other'].map(fittedFlavourLabel);
+    expect(labels).toEqual(['Σ', 'g', 'V3', 'T15', 'c⁺', 'ū', 'c', 'other']);
   });
 });

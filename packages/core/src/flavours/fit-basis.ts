@@ -1,6 +1,13 @@
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { createMatrix, type Matrix } from '../linalg/matrix.js';
-import { EVOLUTION_BASIS_SIZE, evolutionIndex, type EvolutionFlavour } from './evolution-basis.js';
+import {
+  EVOLUTION_BASIS,
+  EVOLUTION_BASIS_SIZE,
+  evolutionIndex,
+  type EvolutionFlavour,
+} from './evolution-basis.js';
+import { FLAVOUR_BASIS, type LhaFlavour } from './flavour-basis.js';
+import { FLAVOUR_TO_EVOLUTION } from './rotations.js';
 
 /** The fit bases partonfit can fit in, by n3fit's `fitting.fitbasis` names. */
 export type FitBasisName = 'EVOL' | 'NN31IC' | 'FLAVOUR' | 'CCBAR_ASYMM';
@@ -142,6 +149,84 @@ export function fitBasisToEvolution(
       });
     }
   }
+  return rotation;
+}
+
+/**
+ * Each fitted flavour (by its runcard `fl` name, in any fit basis) as what it is in a PDF: an
+ * evolution-basis combination, or a combination of flavour-basis (LHA) partons.
+ */
+const FITTED_FLAVOUR_CONTENT: Readonly<
+  Record<
+    string,
+    | { readonly evolution: EvolutionFlavour }
+    | { readonly lha: Partial<Record<LhaFlavour, number>>; readonly label: string }
+  >
+> = {
+  sng: { evolution: 'Sigma' },
+  g: { evolution: 'g' },
+  v: { evolution: 'V' },
+  v3: { evolution: 'V3' },
+  v8: { evolution: 'V8' },
+  t3: { evolution: 'T3' },
+  t8: { evolution: 'T8' },
+  t15: { evolution: 'T15' },
+  v15: { evolution: 'V15' },
+  cp: { lha: { C: 1, CBAR: 1 }, label: 'c⁺' },
+  u: { lha: { U: 1 }, label: 'u' },
+  ubar: { lha: { UBAR: 1 }, label: 'ū' },
+  d: { lha: { D: 1 }, label: 'd' },
+  dbar: { lha: { DBAR: 1 }, label: 'd̄' },
+  s: { lha: { S: 1 }, label: 's' },
+  sbar: { lha: { SBAR: 1 }, label: 's̄' },
+  c: { lha: { C: 1 }, label: 'c' },
+};
+
+/**
+ * The label for people of a fitted flavour, by its runcard `fl` name: `Σ` for `sng`, `V3` for
+ * `v3`, `c⁺` for `cp`, `ū` for `ubar`, …; an unknown name is returned as it is.
+ */
+export function fittedFlavourLabel(flavour: string): string {
+  const content = FITTED_FLAVOUR_CONTENT[flavour] as
+    (typeof FITTED_FLAVOUR_CONTENT)[string] | undefined;
+  if (content === undefined) return flavour;
+  return 'evolution' in content
+    ? EVOLUTION_BASIS[evolutionIndex(content.evolution)].label
+    : content.label;
+}
+
+/**
+ * The fitted flavours of a PDF given in the flavour (LHA) basis — the reading back of
+ * {@link fitBasisToEvolution}, e.g. to look at a fit's exportgrid flavour by flavour as the
+ * network fitted it: `sng` = Σ, `g` = g, `v` = V, `v3` = V3, `v8` = V8, `t3` = T3, `t8` = T8,
+ * `t15` = T15, `v15` = V15 (validphys's evolution basis), `cp` = c⁺ = c + c̄ (NN31IC), and the
+ * FLAVOUR basis' `u, ubar, d, dbar, s, sbar, c` their own partons (its `c` is c, equal to c̄).
+ *
+ * @param basis - the fit basis
+ * @param order - the fitted flavours in the runcard's `fitting.basis` order; defaults to
+ *   `basis.flavours`. Must name every flavour of the basis exactly once.
+ * @returns (fitted flavour, LHA flavour) = (F, 14): `fitted = rotation · lha`, LHA flavours in
+ *   `FLAVOUR_BASIS` order
+ * @throws InvalidArgumentError for an order that is not the basis' flavours
+ */
+export function fitBasisFromFlavour(
+  basis: FitBasisDefinition,
+  order: readonly string[] = basis.flavours,
+): Matrix {
+  checkFlavourOrder(basis, order);
+  const lhaCount = FLAVOUR_BASIS.length;
+  const rotation = createMatrix(order.length, lhaCount);
+  order.forEach((fitted, row) => {
+    const content = FITTED_FLAVOUR_CONTENT[fitted];
+    if ('evolution' in content) {
+      const from = evolutionIndex(content.evolution) * lhaCount;
+      rotation.data.set(FLAVOUR_TO_EVOLUTION.data.subarray(from, from + lhaCount), row * lhaCount);
+      return;
+    }
+    FLAVOUR_BASIS.forEach(({ name }, column) => {
+      rotation.data[row * lhaCount + column] = content.lha[name as LhaFlavour] ?? 0;
+    });
+  });
   return rotation;
 }
 

@@ -16,6 +16,8 @@ export {
   FIT_BASES,
   FIT_BASIS_NAMES,
   findFitBasis,
+  fitBasisFromFlavour,
+  fittedFlavourLabel,
   fitBasisToEvolution,
   type FitBasisDefinition,
   type FitBasisName,

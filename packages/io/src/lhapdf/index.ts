@@ -11,6 +11,7 @@ export {
   type LhapdfMasses,
   type LhapdfSet,
 } from './lhapdf-set.js';
+export { interpolateLogCubicX } from './log-bicubic.js';
 export { evolutionBasisXf, xfAtScale, xfxQ, xfxQ2, type XfOptions } from './xfx.js';
 export {
   lhapdfInfoText,

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { InputFileError, InvalidArgumentError } from '@partonfit/core';
 import { readInputText } from '../compressed/read-input.js';
 import { forcePositiveOf, type LhapdfSet } from './lhapdf-set.js';
+import { logXDerivativesOf } from './log-bicubic.js';
 import { parseYamlRecord } from './yaml-record.js';
 
 /**
@@ -265,28 +266,6 @@ function readRows(
     });
   }
   return values;
-}
-
-/** The mean of the slopes in log x to the neighbouring knots (one-sided at the ends). */
-function logXDerivativesOf(values: Float64Array, logX: Float64Array, stride: number): Float64Array {
-  const nx = logX.length;
-  const derivatives = new Float64Array(values.length);
-  for (let ix = 0; ix < nx; ix++) {
-    for (let column = 0; column < stride; column++) {
-      const here = values[ix * stride + column];
-      const left =
-        ix > 0
-          ? (here - values[(ix - 1) * stride + column]) / (logX[ix] - logX[ix - 1])
-          : undefined;
-      const right =
-        ix < nx - 1
-          ? (values[(ix + 1) * stride + column] - here) / (logX[ix + 1] - logX[ix])
-          : undefined;
-      derivatives[ix * stride + column] =
-        left === undefined ? (right ?? 0) : right === undefined ? left : (left + right) / 2;
-    }
-  }
-  return derivatives;
 }
 
 function assembleGrid(

@@ -1,3 +1,4 @@
+import { InvalidArgumentError, ShapeError } from '@partonfit/core';
 import type { LhapdfGrid } from './lhapdf-grid.js';
 
 /**
@@ -14,6 +15,39 @@ export function intervalBelow(knots: Float64Array, value: number): number {
     else low = middle + 1;
   }
   return Math.min(Math.max(low - 1, 0), knots.length - 2);
+}
+
+/**
+ * d(x·f)/d log x at the knots, LHAPDF's estimate: the mean of the slopes in log x to the
+ * neighbouring knots (one-sided at the first and last knot).
+ *
+ * @param values - (x, stride) row-major
+ * @param logX - log of the x knots, (x)
+ * @returns (x, stride)
+ */
+export function logXDerivativesOf(
+  values: Float64Array,
+  logX: Float64Array,
+  stride: number,
+): Float64Array {
+  const nx = logX.length;
+  const derivatives = new Float64Array(values.length);
+  for (let ix = 0; ix < nx; ix++) {
+    for (let column = 0; column < stride; column++) {
+      const here = values[ix * stride + column];
+      const left =
+        ix > 0
+          ? (here - values[(ix - 1) * stride + column]) / (logX[ix] - logX[ix - 1])
+          : undefined;
+      const right =
+        ix < nx - 1
+          ? (values[(ix + 1) * stride + column] - here) / (logX[ix + 1] - logX[ix])
+          : undefined;
+      derivatives[ix * stride + column] =
+        left === undefined ? (right ?? 0) : right === undefined ? left : (left + right) / 2;
+    }
+  }
+  return derivatives;
 }
 
 /**
@@ -100,4 +134,68 @@ export function interpolateLogBicubic(
   const lowSlope = lowerEdge ? across : (across + below()) / 2;
   const highSlope = upperEdge ? across : (across + above()) / 2;
   return hermite((logq2 - logQ2[iq]) / width, low, lowSlope, high, highSlope);
+}
+
+/**
+ * x·f at other x values from its values on x knots at one scale, by the x part of LHAPDF's
+ * `logcubic` interpolator: on [x_i, x_i+1] a cubic Hermite polynomial in log x through the knot
+ * values with the knot derivatives of {@link logXDerivativesOf}. This is what LHAPDF returns at a
+ * Q knot of a set whose x knots are `xKnots` — e.g. an evolved fit at Q0 read from its
+ * `.exportgrid` instead of its LHAPDF grid.
+ *
+ * @param xKnots - the x knots (x), increasing and positive
+ * @param values - x·f on the knots, (x, columns) row-major (e.g. an exportgrid's `pdfGrid`)
+ * @param points - the x values to interpolate to, inside [xKnots[0], xKnots[last]]
+ * @returns (points, columns) row-major
+ * @throws ShapeError when `values` is not a whole number of rows of the knots;
+ *   InvalidArgumentError for fewer than two knots or a point outside the knots
+ */
+export function interpolateLogCubicX(
+  xKnots: Float64Array,
+  values: Float64Array,
+  points: ArrayLike<number>,
+): Float64Array {
+  const nx = xKnots.length;
+  if (nx < 2) {
+    throw new InvalidArgumentError({
+      argument: 'xKnots',
+      problem: `expected at least 2 knots, got ${nx}`,
+    });
+  }
+  const columns = values.length / nx;
+  if (!Number.isInteger(columns) || columns === 0) {
+    throw new ShapeError({
+      quantity: 'x·f on the x knots',
+      expected: [nx, null],
+      actual: [values.length],
+      axes: '(x, columns)',
+    });
+  }
+  const logX = xKnots.map(Math.log);
+  const derivatives = logXDerivativesOf(values, logX, columns);
+  const result = new Float64Array(points.length * columns);
+  for (let p = 0; p < points.length; p++) {
+    const x = points[p];
+    if (!(x >= xKnots[0] && x <= xKnots[nx - 1])) {
+      throw new InvalidArgumentError({
+        argument: 'points',
+        problem: `x = ${x} is outside the knots [${xKnots[0]}, ${xKnots[nx - 1]}]`,
+      });
+    }
+    const ix = intervalBelow(xKnots, x);
+    const width = logX[ix + 1] - logX[ix];
+    const t = (Math.log(x) - logX[ix]) / width;
+    for (let column = 0; column < columns; column++) {
+      const low = ix * columns + column;
+      const high = low + columns;
+      result[p * columns + column] = hermite(
+        t,
+        values[low],
+        derivatives[low] * width,
+        values[high],
+        derivatives[high] * width,
+      );
+    }
+  }
+  return result;
 }

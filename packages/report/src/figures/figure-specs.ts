@@ -436,3 +436,118 @@ export function pullFigure(rows: readonly DataTheoryRow[], xTitle: string): Repo
     panels,
   };
 }
+
+/** One point of a fitted flavour's effective exponent: its mean and 68 % band over the replicas. */
+export interface ExponentCurveRow extends DataRow {
+  readonly flavour: string;
+  readonly x: number;
+  readonly mean: number;
+  readonly lower68: number;
+  readonly upper68: number;
+}
+
+/** A preprocessing range of a fitted flavour: the one the fit used, or the one proposed. */
+export interface ExponentRangeRow extends DataRow {
+  readonly flavour: string;
+  readonly range: 'used' | 'proposed';
+  readonly low: number;
+  readonly high: number;
+}
+
+/** How an effective-exponent figure draws x and names its exponent. */
+export interface ExponentFigureOptions {
+  readonly id: string;
+  readonly title: string;
+  readonly caption: string;
+  /** The y axis title, e.g. `α_eff`. */
+  readonly exponent: string;
+  readonly xScale: 'log' | 'linear';
+  /** The x range drawn: where the curves are. */
+  readonly xDomain: readonly [number, number];
+}
+
+/** The colours of the ranges: the runcard's (used) and the next fit's (proposed). */
+const RANGE_COLOURS = { domain: ['used', 'proposed'], range: ['#f58518', '#54a24b'] };
+const EXPONENT_COLOUR = '#4c78a8';
+
+/**
+ * A fitted flavour's effective exponent against x, one panel per flavour: the replicas' mean
+ * (line) and 68 % band (filled), and the preprocessing ranges the fit used and the ones proposed
+ * for the next fit as horizontal bands across the panel.
+ */
+export function effectiveExponentFigure(
+  curves: readonly ExponentCurveRow[],
+  ranges: readonly ExponentRangeRow[],
+  options: ExponentFigureOptions,
+): ReportFigure {
+  const panels = unique([...curves, ...ranges].map((row) => row.flavour));
+  const x = {
+    field: 'x',
+    type: 'quantitative',
+    title: 'x',
+    scale: { type: options.xScale, domain: [...options.xDomain] },
+    axis: options.xScale === 'log' ? { format: '.0e', tickCount: 4 } : {},
+  } as const;
+  const y = (field: string) =>
+    ({ field, type: 'quantitative', title: options.exponent, scale: { zero: false } }) as const;
+  const spec = {
+    $schema: SCHEMA,
+    data: { values: [...curves, ...ranges] },
+    facet: { field: 'flavour', type: 'nominal', title: null, sort: panels },
+    columns: 4,
+    resolve: { scale: { y: 'independent' } },
+    spec: {
+      width: PANEL_WIDTH,
+      height: PANEL_HEIGHT,
+      layer: [
+        {
+          name: 'ranges',
+          transform: [{ filter: 'isValid(datum.range)' }],
+          mark: { type: 'rect', opacity: 0.25 },
+          encoding: {
+            y: y('low'),
+            y2: { field: 'high' },
+            color: { field: 'range', type: 'nominal', title: 'range', scale: RANGE_COLOURS },
+            tooltip: [
+              { field: 'flavour' },
+              { field: 'range' },
+              { field: 'low' },
+              { field: 'high' },
+            ],
+          },
+        },
+        {
+          name: 'band68',
+          transform: [{ filter: '!isValid(datum.range)' }],
+          mark: { type: 'area', opacity: 0.3, color: EXPONENT_COLOUR, clip: true },
+          encoding: { x, y: y('lower68'), y2: { field: 'upper68' } },
+        },
+        {
+          name: 'mean',
+          transform: [{ filter: '!isValid(datum.range)' }],
+          mark: { type: 'line', strokeWidth: 1.5, color: EXPONENT_COLOUR, clip: true },
+          encoding: {
+            x,
+            y: y('mean'),
+            tooltip: [
+              { field: 'flavour' },
+              { field: 'x', format: '.3e' },
+              { field: 'mean', format: '.4g' },
+              { field: 'lower68', format: '.4g' },
+              { field: 'upper68', format: '.4g' },
+            ],
+          },
+        },
+      ],
+    },
+  } as TopLevelSpec;
+  return {
+    id: options.id,
+    title: options.title,
+    caption: options.caption,
+    spec,
+    rows: [...curves, ...ranges],
+    series: ['used', 'proposed'],
+    panels,
+  };
+}

@@ -19,6 +19,7 @@ import {
 import { readFitRecords, type FitRecords } from '../records/fit-records.js';
 import type { ReportSection } from '../render/html-page.js';
 import { dataTheorySection } from './data-theory-section.js';
+import { effectiveExponentsSection } from './effective-exponents-section.js';
 import { pdfSection } from './pdf-section.js';
 import { theoryCovarianceSection } from './theory-covariance-section.js';
 import { summarySection } from './summary-section.js';
@@ -94,8 +95,9 @@ function setLabels(fit: string, folder: string, compare: readonly string[]): Map
  * Builds the report of a fit folder: the fit summary (runcard, replicas passed and vetoed and
  * why, backend, timings, χ² per dataset for the fit and each compare set), the PDFs at Q0 with
  * their bands (flavour and evolution basis, log and linear x, ratios to the first compare set,
- * a closure test's truth), the training curves and stopping, the closure test's bias/variance,
- * and data against theory with pulls. Each section appears only where its inputs exist; what
+ * a closure test's truth), the effective exponents of the fitted flavours against the
+ * preprocessing ranges used and proposed for the next fit, the training curves and stopping,
+ * the closure test's bias/variance, and data against theory with pulls. Each section appears only where its inputs exist; what
  * cannot be shown is said in the report (`problems`) rather than thrown.
  *
  * With `predictions` (the default) the fit's replicas are rebuilt from `weights.h5`, which needs
@@ -163,6 +165,11 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
       notes.push(`closure truth: ${problemOf(error)}`);
     }
     sections.push(pdfSection(sets, notes, options.replicaCurves ?? false));
+    try {
+      sections.push(effectiveExponentsSection(fit, records.runcard));
+    } catch (error) {
+      problems.push(`effective exponents: ${problemOf(error)}`);
+    }
   } catch (error) {
     problems.push(`PDFs: ${problemOf(error)}`);
   }

@@ -1,0 +1,37 @@
+/**
+ * Iterating a fit: the effective exponents of its replicas, upstream's rule for the next
+ * preprocessing ranges, and the runcard of the next fit written from this one's text.
+ *
+ * @packageDocumentation
+ */
+export {
+  alphaEffective,
+  betaEffective,
+  effectiveExponentGrid,
+  exponentBand,
+  exponentBands,
+  type EffectiveExponent,
+  type EffectiveExponentGrid,
+  type ExponentBand,
+  type ReplicasAtScale,
+} from './effective-exponents.js';
+export { readFitReplicasAtQ0, type FitReplicasAtQ0 } from './fit-replicas-at-q0.js';
+export {
+  iteratedRuncardText,
+  type RuncardIteration,
+  type RuncardSeed,
+} from './iterated-runcard.js';
+export {
+  ALPHA_CEILING,
+  BETA_FLOOR,
+  INTEGRABLE_ALPHA_CEILING,
+  LARGE_X_POINTS,
+  nextLargexRange,
+  nextPreprocessing,
+  nextSmallxRange,
+  RANGE_SIGNIFICANT_DIGITS,
+  significantDigits,
+  SMALL_X_POINTS,
+  type FlavourPreprocessing,
+  type PreprocessingRange,
+} from './next-preprocessing.js';
