@@ -119,4 +119,11 @@ describe('iteratedRuncardText', () => {
       iteratedRuncardText('a: [1, 2\n', 'bad.yml', { t0pdfset: 'a', ranges: [] }),
     ).toThrow(InputFileError);
   });
+
+  it('should compute a theory covariance with the new t0 set, as upstream', () => {
+    const text = "theorycovmatconfig:\n  point_prescriptions: ['7 point'] # MHOU\n  pdf: toyLH\n";
+    expect(iteratedRuncardText(text, 'x.yml', { t0pdfset: 'closure', ranges: [] })).toBe(
+      "theorycovmatconfig:\n  point_prescriptions: ['7 point'] # MHOU\n  pdf: closure\n\ndatacuts:\n  t0pdfset: closure\n",
+    );
+  });
 });

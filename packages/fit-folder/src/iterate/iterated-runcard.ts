@@ -92,8 +92,8 @@ function addToSection(text: string, section: YAMLMap, key: string, value: string
 /**
  * The runcard `text` with the changes of an iterated fit, everything else as written — comments,
  * key order, blank lines, number formats: the values changed are replaced in place in the text
- * (`fitting.basis[].smallx`/`largex` items, `datacuts.t0pdfset`, `data_paths.lhapdf`, the
- * seeds), a missing key is added to its section (`datacuts`, `data_paths`), and a missing section
+ * (`fitting.basis[].smallx`/`largex` items, `datacuts.t0pdfset`, `data_paths.lhapdf`, a
+ * `theorycovmatconfig.pdf`, which becomes the t0 set too, the seeds), a missing key is added to its section (`datacuts`, `data_paths`), and a missing section
  * after `dataset_inputs`. The result is read back and checked to hold the new values.
  *
  * @param text - the runcard (a fit folder's `runcard.yml`)
@@ -149,6 +149,10 @@ export function iteratedRuncardText(
     else newSections.push(`${section}:\n  ${key}: ${scalarText(value)}\n`);
   };
   setInSection('datacuts', 't0pdfset', iteration.t0pdfset);
+  // a theory covariance's shifts are computed with the new t0 set too (upstream's rule)
+  if (document.hasIn(['theorycovmatconfig', 'pdf'])) {
+    edits.push(replaceScalar(document, ['theorycovmatconfig', 'pdf'], iteration.t0pdfset));
+  }
   if (iteration.lhapdfFolder !== undefined) {
     setInSection('data_paths', 'lhapdf', iteration.lhapdfFolder);
   }
@@ -177,12 +181,17 @@ function checkIteration(text: string, file: string, iteration: RuncardIteration)
   const values = parseYamlDocument(text, file).document.toJS() as {
     datacuts?: { t0pdfset?: unknown };
     data_paths?: { lhapdf?: unknown };
+    theorycovmatconfig?: { pdf?: unknown };
     fitting?: { basis?: { fl?: unknown; smallx?: unknown; largex?: unknown }[] };
     [seed: string]: unknown;
   };
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   const wrong = [
     ...(same(values.datacuts?.t0pdfset, iteration.t0pdfset) ? [] : ['datacuts.t0pdfset']),
+    ...(values.theorycovmatconfig?.pdf === undefined ||
+    same(values.theorycovmatconfig.pdf, iteration.t0pdfset)
+      ? []
+      : ['theorycovmatconfig.pdf']),
     ...(iteration.lhapdfFolder === undefined ||
     same(values.data_paths?.lhapdf, iteration.lhapdfFolder)
       ? []
