@@ -92,6 +92,30 @@ describe('theoryCovariance', () => {
     expect(theoryCovariance(['5bar point'], DATASETS).data[4 * 17 + 6]).toBeCloseTo(fiveBar, 12);
   });
 
+  it('is validphys’s 3, 3f, 3r and 5-point matrices between processes', () => {
+    const d1 = (kF: number, kR: number) => shift(DIS_NC, kF, kR, 1);
+    const d2 = (kF: number, kR: number) => shift(DIS_CC, kF, kR, 5);
+    const entry = (name: PointPrescriptionName) =>
+      theoryCovariance([name], DATASETS).data[1 * 17 + 6 + 5];
+    expect(entry('3 point')).toBeCloseTo(
+      (1 / 4) * (d1(2, 2) + d1(0.5, 0.5)) * (d2(2, 2) + d2(0.5, 0.5)),
+      12,
+    );
+    expect(entry('3f point')).toBeCloseTo(
+      (1 / 2) * (d1(2, 1) * d2(2, 1) + d1(0.5, 1) * d2(0.5, 1)),
+      12,
+    );
+    expect(entry('3r point')).toBeCloseTo(
+      (1 / 4) * (d1(1, 2) + d1(1, 0.5)) * (d2(1, 2) + d2(1, 0.5)),
+      12,
+    );
+    expect(entry('5 point')).toBeCloseTo(
+      (1 / 2) * (d1(2, 1) * d2(2, 1) + d1(0.5, 1) * d2(0.5, 1)) +
+        (1 / 4) * (d1(1, 2) + d1(1, 0.5)) * (d2(1, 2) + d2(1, 0.5)),
+      12,
+    );
+  });
+
   it('sums the matrices of several prescriptions', () => {
     const both = theoryCovariance(['9 point', '3 point'], DATASETS).data;
     const nine = theoryCovariance(['9 point'], DATASETS).data;
