@@ -11,6 +11,7 @@ describe('fitFolderPaths', () => {
       fitFolder: join('/fits', 'NNPDF40_closure'),
       runcard: join('/fits', 'NNPDF40_closure', 'runcard.yml'),
       summary: join('/fits', 'NNPDF40_closure', 'summary.json'),
+      theoryCovariance: join('/fits', 'NNPDF40_closure', 'tables', 'theory_covariance.csv'),
       replicaFolder: replica,
       exportGrid: join(replica, 'NNPDF40_closure.exportgrid'),
       json: join(replica, 'NNPDF40_closure.json'),
