@@ -4,20 +4,17 @@ import { basename, join, resolve } from 'node:path';
 import { FLAVOUR_BASIS, InputFileError } from '@partonfit/core';
 import {
   applyEvolutionOperator,
-  cachedEvolutionOperator,
   lhapdfQGrid,
   writeEvolvedLhapdfSet,
-  type EvolutionOperator,
-  type EvolutionOptions,
   type TheoryCard,
   type ThresholdKnots,
 } from '@partonfit/evolution';
 import { listReplicaFolders, readExportGrid, type ExportGridContents } from '@partonfit/fit-folder';
 import { parse } from 'yaml';
 import { defineCommand, UsageError } from './define-command.js';
+import { evolutionOperatorWithProgress, orderAndMethod } from './evolution-operator.js';
 import { evolveTheoryCard } from './evolve-theory.js';
 import { evolveWithEko } from './evolve-with-eko.js';
-import { showProgress, type Terminal } from './terminal.js';
 
 const USAGE =
   'partonfit evolve <fit folder> [--theory <theory card>] [--q-grid <file> [--threshold-knots nnpdf|matched] | --eko <EKO tar> [--interpolate-x]] [--output <folder>] [--no-cache]';
@@ -33,8 +30,11 @@ const THRESHOLD_KNOTS = { nnpdf: 'evolven3fit', matched: 'consistent' } as const
   ThresholdKnots
 >;
 
-/** Scales between two plain progress lines when the output is not a terminal. */
-const PLAIN_EVERY = 10;
+/**
+ * What a threshold scale holds without `--threshold-knots`: NNPDF's knots, as NNPDF's sets have
+ * them; `partonfit report --q` evolves alike.
+ */
+export const DEFAULT_THRESHOLD_KNOTS: ThresholdKnots = THRESHOLD_KNOTS.nnpdf;
 
 /** The replicas' exportgrids: postfit's when the fit has them, else nnfit's, as evolven3fit. */
 async function fitExportGrids(
@@ -94,43 +94,6 @@ function stackReplicas(
 }
 
 /**
- * The evolution operator from the cache (`$XDG_CACHE_HOME/partonfit`) or built, with the build's
- * progress per scale on standard error, a damaged cache file reported and rebuilt, and a line
- * saying where the operator came from.
- */
-async function evolutionOperator(
-  card: TheoryCard,
-  options: EvolutionOptions,
-  useCache: boolean,
-  terminal: Terminal,
-): Promise<EvolutionOperator> {
-  const start = performance.now();
-  const { operator, fromCache, cacheFile } = await cachedEvolutionOperator(card, options, {
-    ...(useCache ? {} : { cacheFolder: null }),
-    onScale: (done, total) => {
-      const plain = done % PLAIN_EVERY === 0 || done === total;
-      showProgress(terminal, `building the evolution operator: scale ${done}/${total}`, plain);
-    },
-    onCacheProblem: (problem) => {
-      terminal.status?.('');
-      terminal.error(`partonfit evolve: warning: ${problem.message}\n`);
-    },
-    onCacheTrimmed: (message) => {
-      terminal.status?.('');
-      terminal.out(`${message}\n`);
-    },
-  });
-  terminal.status?.('');
-  const seconds = ((performance.now() - start) / 1000).toFixed(1);
-  terminal.out(
-    fromCache
-      ? `read the evolution operator from ${String(cacheFile)} (${seconds} s)\n`
-      : `built the evolution operator in ${seconds} s${cacheFile === undefined ? '' : `, cached in ${cacheFile}`}\n`,
-  );
-  return operator;
-}
-
-/**
  * `partonfit evolve <fit folder> [--theory <card>]`: evolves every replica of a fit from Q0
  * (postfit's replicas when present, else nnfit's, as evolven3fit) with the theory card — the
  * `--theory` option, else the one the fit's runcard names (`evolution.theory_card`) — and writes
@@ -170,7 +133,10 @@ export const evolveCommand = defineCommand({
         "--threshold-knots applies to partonfit's own evolution: an EKO holds its own operators",
       );
     }
-    const thresholdKnots = THRESHOLD_KNOTS[(knots ?? 'nnpdf') as keyof typeof THRESHOLD_KNOTS];
+    const thresholdKnots =
+      knots === undefined
+        ? DEFAULT_THRESHOLD_KNOTS
+        : THRESHOLD_KNOTS[knots as keyof typeof THRESHOLD_KNOTS];
     const fitFolder = resolve(folder);
     const fit = basename(fitFolder);
     const card = await evolveTheoryCard(fitFolder, values.theory);
@@ -195,13 +161,13 @@ export const evolveCommand = defineCommand({
       values['q-grid'] === undefined ? lhapdfQGrid(card) : await qGridOf(values['q-grid']);
     terminal.out(
       `evolving ${grids.length} replica(s) of ${fit} (${source}) from Q0 = ${card.q0} GeV to ` +
-        `${qGrid[qGrid.length - 1]} GeV at ${['LO', 'NLO', 'NNLO'][card.order]} (${card.evolutionMethod}), ${qGrid.length} scales\n`,
+        `${qGrid[qGrid.length - 1]} GeV at ${orderAndMethod(card)}, ${qGrid.length} scales\n`,
     );
     const xGrid = grids[0].xGrid;
-    const operator = await evolutionOperator(
+    const operator = await evolutionOperatorWithProgress(
       card,
       { xGrid, qGrid, thresholdKnots },
-      values['no-cache'] !== true,
+      { useCache: values['no-cache'] !== true, command: 'evolve' },
       terminal,
     );
     const evolved = applyEvolutionOperator(operator, xf, grids.length);

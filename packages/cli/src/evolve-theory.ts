@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadFitFolderRuncard } from '@partonfit/fit-folder';
 import {
   embeddedTheoryCard,
@@ -30,12 +30,26 @@ export async function evolveTheoryCard(
       `no theory card: pass --theory <theory card> (${fitFolder} has no runcard.yml to name one)`,
     );
   }
-  const { runcard } = await loadFitFolderRuncard(fitFolder);
-  const named = runcard.evolution?.theory_card;
-  if (named === undefined) {
+  const card = await runcardTheoryCard(fitFolder);
+  if (card === undefined) {
     throw new UsageError(
       `no theory card: pass --theory <theory card> or set evolution.theory_card in ${runcardFile}`,
     );
   }
-  return embeddedTheoryCard(named) ?? readTheoryCard(resolve(dirname(runcardFile), named));
+  return card;
+}
+
+/**
+ * The theory card a fit's runcard names in `evolution.theory_card` (an embedded name, or a path
+ * relative to `<fit>/runcard.yml`), or undefined when it names none.
+ *
+ * @param fitFolder - the fit folder
+ * @throws RuncardError for a missing or invalid runcard; InputFileError for a card that cannot
+ *   be read or is invalid
+ */
+export async function runcardTheoryCard(fitFolder: string): Promise<TheoryCard | undefined> {
+  const { runcard } = await loadFitFolderRuncard(fitFolder);
+  const named = runcard.evolution?.theory_card;
+  if (named === undefined) return undefined;
+  return embeddedTheoryCard(named) ?? readTheoryCard(resolve(fitFolder, named));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './define-command.js';
-import { backendOption, positiveOption } from './option-values.js';
+import { backendOption, positiveOption, scalesOption } from './option-values.js';
 
 describe('backendOption', () => {
   it('should accept an absent value and every backend request', () => {
@@ -36,4 +36,21 @@ describe('positiveOption', () => {
       "--chi2-threshold: expected a positive number, got 'Infinity'",
     );
   });
+});
+
+describe('scalesOption', () => {
+  it('should read scales in GeV separated by commas, spaces allowed', () => {
+    expect(scalesOption('--q', '1.65,100')).toEqual([1.65, 100]);
+    expect(scalesOption('--q', ' 91.1876 , 1e3')).toEqual([91.1876, 1000]);
+  });
+
+  it.each(['', 'x', '1.65,', '1.65,,100', '100,-1', '0', '1.65;100', 'Infinity'])(
+    "should refuse '%s' as a usage error naming the option",
+    (text) => {
+      expect(() => scalesOption('--q', text)).toThrow(UsageError);
+      expect(() => scalesOption('--q', text)).toThrow(
+        `--q: expected scales Q in GeV separated by commas, e.g. 1.65,100; got '${text}'`,
+      );
+    },
+  );
 });

@@ -29,6 +29,25 @@ export function positiveOption(
 }
 
 /**
+ * Scales Q in GeV given as a comma-separated list, e.g. `--q 1.65,100`.
+ *
+ * @param option - the option, for the message, e.g. `--q`
+ * @param text - what was typed
+ * @throws UsageError `<option>: expected scales Q in GeV separated by commas, e.g. 1.65,100; got '<text>'`
+ *   for an empty list or an entry that is not a positive number
+ */
+export function scalesOption(option: string, text: string): number[] {
+  const entries = text.split(',').map((entry) => entry.trim());
+  const scales = entries.map(Number);
+  if (entries.some((entry, i) => entry === '' || !Number.isFinite(scales[i]) || scales[i] <= 0)) {
+    throw new UsageError(
+      `${option}: expected scales Q in GeV separated by commas, e.g. 1.65,100; got '${text}'`,
+    );
+  }
+  return scales;
+}
+
+/**
  * The `--backend` value, when given: `auto` or a backend's name.
  *
  * @throws UsageError `--backend: expected one of auto, tensorflow, native, wasm, cpu, got '<text>'`

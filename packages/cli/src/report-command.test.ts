@@ -72,9 +72,13 @@ describe('partonfit report', () => {
     expect(result.out).toMatch(/^not shown: χ² of .*synthetic: .*weights\.h5/m);
     expect(result.out).toContain('report of synthetic: summary, pdfs, closure; 4 figures\n');
     expect((await readdir(join(output, 'figures'))).sort()).toEqual([
+      'pdf-evolution-linearx.png',
       'pdf-evolution-linearx.svg',
+      'pdf-evolution-logx.png',
       'pdf-evolution-logx.svg',
+      'pdf-flavour-linearx.png',
       'pdf-flavour-linearx.svg',
+      'pdf-flavour-logx.png',
       'pdf-flavour-logx.svg',
     ]);
   });
@@ -96,8 +100,11 @@ describe('partonfit report', () => {
       `scan report of hyperopt: scan-summary, scan-settings, scan-folds, scan-best, scan-history; 3 figures\n${join(output, 'index.html')}\n`,
     );
     expect((await readdir(join(output, 'figures'))).sort()).toEqual([
+      'fold-losses.png',
       'fold-losses.svg',
+      'loss-vs-settings.png',
       'loss-vs-settings.svg',
+      'trial-losses.png',
       'trial-losses.svg',
     ]);
     const report = JSON.parse(await readFile(join(output, 'report.json'), 'utf8')) as {
@@ -119,6 +126,9 @@ describe('partonfit report', () => {
     expect(result.error).toContain(
       `--compare and --replica-curves: for fit reports; ${folder} is a hyperparameter scan`,
     );
+    const scales = await run('report', folder, '--q', '100');
+    expect(scales.code).toBe(2);
+    expect(scales.error).toContain(`--q: for fit reports; ${folder} is a hyperparameter scan`);
   });
 
   it('should fail naming a tries.json that is not JSON, and a scan without finished trials', async () => {

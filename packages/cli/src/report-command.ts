@@ -1,18 +1,23 @@
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { PartonfitError } from '@partonfit/core';
+import { InvalidArgumentError, PartonfitError } from '@partonfit/core';
 import { BACKEND_REQUESTS, initBackend, type BackendRequest } from '@partonfit/backend';
 import {
   buildReport,
   buildScanReport,
+  checkReportScales,
   holdsScanTrials,
   writeReport,
+  type PdfEvolution,
   type Report,
   type WrittenReport,
 } from '@partonfit/report';
 import { fitBackendRequest } from '@partonfit/trainer';
 import { defineCommand, UsageError } from './define-command.js';
-import { backendOption } from './option-values.js';
+import { evolutionOperatorWithProgress, orderAndMethod } from './evolution-operator.js';
+import { DEFAULT_THRESHOLD_KNOTS } from './evolve-command.js';
+import { runcardTheoryCard } from './evolve-theory.js';
+import { backendOption, scalesOption } from './option-values.js';
 import type { Terminal } from './terminal.js';
 
 /**
@@ -32,7 +37,48 @@ async function reportBackend(
   }
 }
 
-const USAGE = `partonfit report <fit folder | scan folder> [--compare <LHAPDF set folder | fit folder>]… [--output <folder>] [--replica-curves] [--open] [--backend ${BACKEND_REQUESTS.join('|')}]`;
+const USAGE = `partonfit report <fit folder | scan folder> [--q <Q in GeV>,…] [--compare <LHAPDF set folder | fit folder>]… [--output <folder>] [--replica-curves] [--open] [--backend ${BACKEND_REQUESTS.join('|')}]`;
+
+/**
+ * How `--q` evolves the fit: with the theory card its runcard names, the threshold knots and the
+ * cached operator of `partonfit evolve`, the operator's build shown on standard error.
+ *
+ * @throws UsageError naming `--q` when the runcard names no theory card, or for a scale below
+ *   the card's Q0 or above its evolution grid
+ */
+async function reportEvolution(
+  folder: string,
+  scales: readonly number[],
+  terminal: Terminal,
+): Promise<PdfEvolution> {
+  const card = await runcardTheoryCard(folder);
+  if (card === undefined) {
+    throw new UsageError(
+      `--q: the PDFs are evolved to other scales with the fit's theory card: set evolution.theory_card in ${join(folder, 'runcard.yml')}`,
+    );
+  }
+  try {
+    checkReportScales(scales, card.q0, card, '--q');
+  } catch (error) {
+    if (InvalidArgumentError.isInstance(error)) throw new UsageError(error.message);
+    throw error;
+  }
+  return {
+    card,
+    thresholdKnots: DEFAULT_THRESHOLD_KNOTS,
+    operator: (options) => {
+      terminal.out(
+        `evolving the PDFs from Q0 = ${card.q0} GeV to Q = ${options.qGrid.join(', ')} GeV with ${card.file} at ${orderAndMethod(card)}\n`,
+      );
+      return evolutionOperatorWithProgress(
+        card,
+        options,
+        { useCache: true, command: 'report' },
+        terminal,
+      );
+    },
+  };
+}
 
 /** Prints what the report could not show, its sections and figures, and where its page is. */
 function describeReport(
@@ -58,8 +104,11 @@ function openPage(index: string, terminal: Terminal): void {
 
 /**
  * `partonfit report <fit>`: the fit's report folder (default `<fit>/report`): `index.html`
- * (offline, `vega.min.js` beside it), every figure as SVG, the numbers behind each figure as
- * JSON and CSV. `--compare` adds LHAPDF sets or fit folders to the χ² table and the PDF figures;
+ * (offline, `vega.min.js` beside it), every figure as SVG and as PNG (for slides), the numbers
+ * behind each figure as JSON and CSV. `--q 1.65,100` draws the PDFs at each scale Q in GeV
+ * (default: the fit's Q0 only), a section each: at other scales than Q0 the replicas are evolved
+ * as `partonfit evolve` evolves them (the theory card the runcard names, the cached operator).
+ * `--compare` adds LHAPDF sets or fit folders to the χ² table and the PDF figures;
  * the first is the ratios' reference; `--replica-curves` draws every replica in the PDF figures
  * (with a checkbox in the page). The fit's replicas are evaluated on `--backend`, by
  * default the one that trained it. What cannot be shown is listed, not fatal.
@@ -71,9 +120,11 @@ function openPage(index: string, terminal: Terminal): void {
  */
 export const reportCommand = defineCommand({
   name: 'report',
-  summary: 'an offline HTML report of a fit (PDFs, χ², data and theory, training) or of a scan',
+  summary:
+    'an offline HTML report of a fit (PDFs at Q0 and --q scales, χ², data and theory, training) or of a scan, figures as SVG and PNG',
   usage: USAGE,
   options: {
+    q: { type: 'string' },
     compare: { type: 'string', multiple: true },
     output: { type: 'string' },
     'replica-curves': { type: 'boolean', default: false },
@@ -83,9 +134,11 @@ export const reportCommand = defineCommand({
   positionals: 1,
   run: async ({ values, positionals: [folder] }, terminal) => {
     const backend = backendOption(values.backend);
+    const scales = values.q === undefined ? undefined : scalesOption('--q', values.q);
     const output = resolve(values.output ?? join(folder, 'report'));
     if (await holdsScanTrials(folder)) {
       const fitOnly = [
+        ...(values.q === undefined ? [] : ['--q']),
         ...(values.compare === undefined ? [] : ['--compare']),
         ...(values['replica-curves'] ? ['--replica-curves'] : []),
       ];
@@ -100,10 +153,14 @@ export const reportCommand = defineCommand({
       if (values.open) openPage(written.index, terminal);
       return;
     }
+    const evolution =
+      scales === undefined ? undefined : await reportEvolution(folder, scales, terminal);
     await initBackend(await reportBackend(folder, backend));
     const report = await buildReport(folder, {
       compare: values.compare ?? [],
       replicaCurves: values['replica-curves'],
+      ...(scales === undefined ? {} : { scales }),
+      ...(evolution === undefined ? {} : { evolution }),
     });
     const written = await writeReport(report, output);
     describeReport('report', report, written, terminal);

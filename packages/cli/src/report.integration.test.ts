@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { trialDocument, triesJson, type TrialLoss } from '@partonfit/hyperopt';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
 import { hasSharedData, SHARED_DATA } from '@partonfit/testing/shared-data';
@@ -207,6 +207,46 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
       quality: { biasVarianceRatio: number };
     };
     expect(Math.abs(total / summary.quality.biasVarianceRatio - 1)).toBeLessThan(1e-5);
+  });
+
+  it('should draw the PDFs at Q0 and evolved to 100 GeV, every figure also as PNG', async () => {
+    // the evolution operator goes to a temporary cache, never the user's
+    const cache = await mkdtemp(join(tmpdir(), 'partonfit-report-cache-'));
+    vi.stubEnv('XDG_CACHE_HOME', cache);
+    const output = join(fitFolder, 'report-scales');
+    const made = await run('report', fitFolder, '--q', `${Math.SQRT2},100`, '--output', output);
+    vi.unstubAllEnvs();
+    await rm(cache, { recursive: true, force: true });
+    expect([made.code, made.error]).toEqual([0, 'building the evolution operator: scale 1/1\n']);
+    const page = join(output, 'index.html');
+    const { dom, console: messages } = await browse(page);
+    await browse(page, join(output, 'report.png'));
+    expect(messages).toEqual([]);
+    expect(dom).toContain('data-errors="0"');
+    expectNoHorizontalScroll(dom);
+    for (const section of ['pdfs', 'pdfs-q100']) {
+      expect(dom).toContain(`<section id="${section}">`);
+    }
+    expect(dom).toContain('<h2>PDFs at Q = 100 GeV</h2>');
+    // the 8 figures of the first report and the 4 PDF figures at 100 GeV
+    expect(dom).toContain('data-rendered="12"');
+    for (const figure of ['pdf-flavour-logx-q100', 'pdf-evolution-linearx-q100']) {
+      // the fit with a band and the closure truth, evolved alike
+      expect(drawnMarks(dom, figure)).toEqual(
+        new Map([
+          ['band68', 8],
+          ['central', 16],
+          ['upperSigma', 8],
+          ['lowerSigma', 8],
+        ]),
+      );
+    }
+    const files = await readdir(join(output, 'figures'));
+    const svgs = files.filter((file) => file.endsWith('.svg'));
+    expect(svgs).toHaveLength(12);
+    expect(files.filter((file) => file.endsWith('.png')).sort()).toEqual(
+      svgs.map((file) => file.replace(/\.svg$/, '.png')).sort(),
+    );
   });
 
   it.skipIf(!hasSharedData(NNPDF40, 'the report compared with NNPDF4.0'))(

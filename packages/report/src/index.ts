@@ -1,9 +1,11 @@
 /**
  * @partonfit/report — the figures and the offline HTML report of a fit: the fit summary with the
  * χ² per dataset against compare sets, the PDFs with their bands, the training curves, closure
- * metrics and data against theory. Figures are Vega-Lite specifications in one place
- * (`figure-specs`), rendered to SVG in Node and drawn interactively in the page. The report of
- * a hyperparameter scan (`buildScanReport`) has its own figures (`hyperscan/scan-figures`).
+ * metrics and data against theory. The PDFs are drawn at the fit's Q0 and, evolved with
+ * `@partonfit/evolution`, at any other scale. Figures are Vega-Lite specifications in one place
+ * (`figure-specs`), rendered to SVG and PNG in Node and drawn interactively in the page. The
+ * report of a hyperparameter scan (`buildScanReport`) has its own figures
+ * (`hyperscan/scan-figures`).
  *
  * @packageDocumentation
  */
@@ -76,6 +78,13 @@ export {
 } from './pdf/pdf-bands.js';
 export { pdfDistanceRows, type PdfDistanceRow } from './pdf/pdf-distances.js';
 export {
+  checkReportScales,
+  evolvePdfReplicas,
+  largestEvolvedScale,
+  SAME_SCALE_TOLERANCE,
+  type PdfEvolution,
+} from './pdf/evolved-pdfs.js';
+export {
   fitPdfReplicas,
   lhapdfPdfReplicas,
   replicaMean,
@@ -91,7 +100,7 @@ export {
   type ReplicaTraining,
 } from './records/fit-records.js';
 export { htmlPage, type ReportSection, type ReportTable } from './render/html-page.js';
-export { compileFigure, renderSvg, vegaBrowserBundle } from './render/render-figure.js';
+export { compileFigure, renderPng, renderSvg, vegaBrowserBundle } from './render/render-figure.js';
 export { buildReport, type Report, type ReportOptions } from './report/build-report.js';
 export { effectiveExponentsSection } from './report/effective-exponents-section.js';
 export { figureCsv, writeReport, type WrittenReport } from './report/write-report.js';

@@ -38,7 +38,12 @@ function tableHtml(table: ReportTable): string {
 }
 
 function figureHtml(figure: ReportFigure): string {
-  const files = [`figures/${figure.id}.svg`, `data/${figure.id}.json`, `data/${figure.id}.csv`]
+  const files = [
+    `figures/${figure.id}.svg`,
+    `figures/${figure.id}.png`,
+    `data/${figure.id}.json`,
+    `data/${figure.id}.csv`,
+  ]
     .map((file) => `<a href="${file}">${file.split('.').pop() ?? ''}</a>`)
     .join(' · ');
   return `<figure id="figure-${figure.id}"><h3>${escapeHtml(figure.title)}</h3><div class="view wide" data-figure="${figure.id}" data-series="${figure.series.length}" data-panels="${figure.panels.length}"></div><figcaption>${escapeHtml(figure.caption)} ${files}</figcaption></figure>`;

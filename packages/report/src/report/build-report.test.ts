@@ -1,9 +1,18 @@
-import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chi2ExpsLogText, runPostfit } from '@partonfit/fit-folder';
+import { EVOLUTION_TO_FLAVOUR, FLAVOUR_BASIS, rotateFlavours } from '@partonfit/core';
+import {
+  embeddedTheoryCard,
+  evolvePdfs,
+  TOY_LH_LO_THEORY,
+  type TheoryCard,
+} from '@partonfit/evolution';
+import { chi2ExpsLogText, EXPORT_X_GRID, runPostfit } from '@partonfit/fit-folder';
 import { SYNTHETIC_X, syntheticFit } from '@partonfit/fit-folder/testing';
+import { toyPdfXf } from '@partonfit/fktables';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from '@partonfit/io';
 import { renderSvg } from '../render/render-figure.js';
 import { buildReport } from './build-report.js';
@@ -105,7 +114,10 @@ describe('buildReport', () => {
       sections: report.sections.filter((s) => s.id === 'training'),
     };
     await writeReport(trainingOnly, output);
-    expect(await readdir(join(output, 'figures'))).toEqual(['training.svg']);
+    expect((await readdir(join(output, 'figures'))).sort()).toEqual([
+      'training.png',
+      'training.svg',
+    ]);
     // A folder that holds something else is not overwritten.
     await expect(writeReport(report, folder)).rejects.toThrow(
       /no report\.json: not a report folder/,
@@ -156,5 +168,111 @@ describe('buildReport', () => {
   it('should refuse a folder without a runcard, naming the file', async () => {
     const folder = await syntheticFit([{ replica: 1 }]);
     await expect(buildReport(folder, { predictions: false })).rejects.toThrow(/runcard\.yml/);
+  });
+});
+
+describe('buildReport at other scales', () => {
+  let cache: string;
+  let card: TheoryCard;
+
+  beforeAll(async () => {
+    // the default operator source caches in the user's cache: a temporary folder here
+    cache = await mkdtemp(join(tmpdir(), 'partonfit-report-cache-'));
+    vi.stubEnv('XDG_CACHE_HOME', cache);
+    const toy = embeddedTheoryCard(TOY_LH_LO_THEORY);
+    if (toy === undefined) throw new Error('expected the embedded toy theory card');
+    card = toy;
+  });
+
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await rm(cache, { recursive: true, force: true });
+  });
+
+  it('should draw the fit and its truth at each scale, evolved from Q0 as evolvePdfs evolves them', async () => {
+    // 3 replicas of the toy PDF at Q0 = √2 GeV scaled by 1 + 0.05·sin r, the closure runcard;
+    // 1.4142 is Q0 and 100.001 is written as 100: two sections.
+    const folder = await replicaShapedFit(3, 200);
+    const report = await buildReport(folder, {
+      predictions: false,
+      scales: [100, 1.4142, 100.001],
+      evolution: { card },
+    });
+    expect(report.sections.map((section) => section.id)).toEqual([
+      'summary',
+      'pdfs',
+      'pdfs-q100',
+      'effective-exponents',
+      'training',
+      'closure',
+    ]);
+    const [atQ0, at100] = [report.sections[1], report.sections[2]];
+    expect(atQ0.title).toBe('PDFs at Q = 1.414 GeV');
+    expect(at100.title).toBe('PDFs at Q = 100 GeV');
+    expect(at100.figures.map((figure) => figure.id)).toEqual([
+      'pdf-flavour-logx-q100',
+      'pdf-flavour-linearx-q100',
+      'pdf-evolution-logx-q100',
+      'pdf-evolution-linearx-q100',
+    ]);
+    expect(at100.notes).toContain(
+      'closure: evolved from Q0 = 1.414 GeV with embedded theory card toyLH-LO',
+    );
+    const logx = at100.figures[0];
+    expect(logx.series).toEqual(['closure', 'truth (toyLH)']);
+    // The truth evolved directly, without an operator; the fit is the truth × the mean scale.
+    const truth = evolvePdfs(
+      card,
+      { xGrid: EXPORT_X_GRID, qGrid: [100], thresholdKnots: 'evolven3fit' },
+      rotateFlavours(EVOLUTION_TO_FLAVOUR, toyPdfXf(EXPORT_X_GRID)),
+      1,
+    );
+    const meanScale = 1 + (0.05 * (Math.sin(1) + Math.sin(2) + Math.sin(3))) / 3;
+    const gluon = FLAVOUR_BASIS.findIndex((flavour) => flavour.pid === 21);
+    for (const a of [60, 100, 150]) {
+      const x = EXPORT_X_GRID[a];
+      const row = (set: string) =>
+        logx.rows.find((entry) => entry.set === set && entry.flavour === 'g' && entry.x === x);
+      const expected = truth[a * FLAVOUR_BASIS.length + gluon];
+      expect(Math.abs((row('truth (toyLH)')?.central as number) / expected - 1)).toBeLessThan(
+        1e-10,
+      );
+      expect(
+        Math.abs((row('closure')?.central as number) / (expected * meanScale) - 1),
+      ).toBeLessThan(1e-10);
+      expect(row('closure')?.band).toBe(true);
+    }
+    const output = join(folder, 'report');
+    const written = await writeReport(report, output);
+    expect(written.figures).toHaveLength(9);
+    const figures = await readdir(join(output, 'figures'));
+    for (const id of written.figures) {
+      expect(figures).toContain(`${id}.svg`);
+      expect(figures).toContain(`${id}.png`);
+    }
+    // The operator is in the cache: a second report reads it.
+    expect(
+      (await readdir(join(cache, 'partonfit'))).filter((name) =>
+        name.startsWith('evolution-operator-'),
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('should refuse scales it cannot draw before any work, naming them', async () => {
+    const folder = await replicaShapedFit(2, 100);
+    const build = (scales: number[], evolution?: { card: TheoryCard }) =>
+      buildReport(folder, { predictions: false, scales, ...(evolution && { evolution }) });
+    await expect(build([1], { card })).rejects.toThrow(
+      'scales: Q = 1 GeV is below the Q0 = 1.4142135623730951 GeV of embedded theory card toyLH-LO',
+    );
+    await expect(build([1e6], { card })).rejects.toThrow(
+      'scales: Q = 1000000 GeV is above the evolution grid of embedded theory card toyLH-LO, which ends at 100000 GeV',
+    );
+    await expect(build([100])).rejects.toThrow(
+      "scales: Q = 100 GeV is not the fit's Q0 = 1.4142135623730951 GeV, and there is no theory card",
+    );
+    await expect(build([100], { card: { ...card, q0: 1.65, file: 'card.yaml' } })).rejects.toThrow(
+      "evolution: the fit's exportgrids are at Q0 = 1.4142135623730951 GeV, but card.yaml has Q0 = 1.65 GeV",
+    );
   });
 });

@@ -5,7 +5,7 @@ import { InputFileError } from '@partonfit/core';
 import { writeFileAtomic } from '@partonfit/io';
 import type { DataRow, ReportFigure } from '../figures/report-figure.js';
 import { htmlPage } from '../render/html-page.js';
-import { compileFigure, renderSvg, vegaBrowserBundle } from '../render/render-figure.js';
+import { compileFigure, renderPng, renderSvg, vegaBrowserBundle } from '../render/render-figure.js';
 import type { Report } from './build-report.js';
 
 function csvValue(value: DataRow[string] | undefined): string {
@@ -31,8 +31,9 @@ export interface WrittenReport {
 /**
  * Writes a report folder that works offline: `index.html` with `vega.min.js` beside it (the
  * figures are drawn in the page from their compiled specifications), `figures/<id>.svg` rendered
- * by Vega in Node from the same specifications, `data/<id>.json` and `data/<id>.csv` with the
- * numbers behind each figure, and `report.json` with the sections' tables and notes.
+ * by Vega in Node from the same specifications and `figures/<id>.png` drawn from that SVG at its
+ * size (for slides), `data/<id>.json` and `data/<id>.csv` with the numbers behind each figure,
+ * and `report.json` with the sections' tables and notes.
  *
  * The report is built in a temporary folder beside `folder` and renamed into place, replacing an
  * earlier report there (so no figure of an earlier report stays behind, and a failed write
@@ -82,7 +83,9 @@ async function writeReportFiles(report: Report, folder: string): Promise<string[
   const specs: Record<string, ReturnType<typeof compileFigure>> = {};
   for (const figure of figures) {
     specs[figure.id] = compileFigure(figure);
-    await writeFileAtomic(join(folder, 'figures', `${figure.id}.svg`), await renderSvg(figure));
+    const svg = await renderSvg(figure);
+    await writeFileAtomic(join(folder, 'figures', `${figure.id}.svg`), svg);
+    await writeFileAtomic(join(folder, 'figures', `${figure.id}.png`), renderPng(svg));
     await writeFileAtomic(
       join(folder, 'data', `${figure.id}.json`),
       `${JSON.stringify({ id: figure.id, title: figure.title, rows: figure.rows })}\n`,
