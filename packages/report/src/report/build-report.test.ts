@@ -244,7 +244,8 @@ describe('buildReport at other scales', () => {
     }
     const output = join(folder, 'report');
     const written = await writeReport(report, output);
-    expect(written.figures).toHaveLength(9);
+    // four PDF figures at each of the two scales, the effective exponents (α and β), training
+    expect(written.figures).toHaveLength(11);
     const figures = await readdir(join(output, 'figures'));
     for (const id of written.figures) {
       expect(figures).toContain(`${id}.svg`);
