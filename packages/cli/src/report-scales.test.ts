@@ -70,7 +70,9 @@ describe('partonfit report --q', () => {
       'evolving the PDFs from Q0 = 1.4142135623730951 GeV to Q = 100 GeV with embedded theory card toyLH-LO at LO (EXA)\n',
     );
     expect(report.out).toMatch(/built the evolution operator in [\d.]+ s, cached in /);
-    expect(report.out).toContain('report of closure: summary, pdfs, pdfs-q100, closure; 8 figures');
+    expect(report.out).toContain(
+      'report of closure: summary, pdfs, pdfs-q100, effective-exponents, closure; 10 figures',
+    );
     const folder = join(fit, 'report');
     const figures = await readdir(join(folder, 'figures'));
     expect(figures.filter((file) => file.endsWith('-q100.png')).sort()).toEqual([
@@ -79,8 +81,8 @@ describe('partonfit report --q', () => {
       'pdf-flavour-linearx-q100.png',
       'pdf-flavour-logx-q100.png',
     ]);
-    expect(figures.filter((file) => file.endsWith('.png'))).toHaveLength(8);
-    expect(figures.filter((file) => file.endsWith('.svg'))).toHaveLength(8);
+    expect(figures.filter((file) => file.endsWith('.png'))).toHaveLength(10);
+    expect(figures.filter((file) => file.endsWith('.svg'))).toHaveLength(10);
   });
 
   it("should draw at 100 GeV what partonfit evolve's LHAPDF set holds there", async () => {
@@ -110,7 +112,9 @@ describe('partonfit report --q', () => {
     const again = await run('report', fit, '--q', '100', '--backend', 'cpu');
     expect([again.code, again.error]).toEqual([0, '']);
     expect(again.out).toMatch(/read the evolution operator from .*evolution-operator-\w+\.h5/);
-    expect(again.out).toContain('report of closure: summary, pdfs-q100, closure; 4 figures');
+    expect(again.out).toContain(
+      'report of closure: summary, pdfs-q100, effective-exponents, closure; 6 figures',
+    );
   });
 
   it('should refuse a --q it cannot draw with one line naming it, and write nothing', async () => {
