@@ -228,8 +228,8 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
       expect(dom).toContain(`<section id="${section}">`);
     }
     expect(dom).toContain('<h2>PDFs at Q = 100 GeV</h2>');
-    // the 8 figures of the first report and the 4 PDF figures at 100 GeV
-    expect(dom).toContain('data-rendered="12"');
+    // the 10 figures of the first report (effective exponents included) and the 4 PDF figures at 100 GeV
+    expect(dom).toContain('data-rendered="14"');
     for (const figure of ['pdf-flavour-logx-q100', 'pdf-evolution-linearx-q100']) {
       // the fit with a band and the closure truth, evolved alike
       expect(drawnMarks(dom, figure)).toEqual(
@@ -243,7 +243,7 @@ describe.skipIf(CHROMIUM === undefined)('partonfit report in a headless browser'
     }
     const files = await readdir(join(output, 'figures'));
     const svgs = files.filter((file) => file.endsWith('.svg'));
-    expect(svgs).toHaveLength(12);
+    expect(svgs).toHaveLength(14);
     expect(files.filter((file) => file.endsWith('.png')).sort()).toEqual(
       svgs.map((file) => file.replace(/\.svg$/, '.png')).sort(),
     );
