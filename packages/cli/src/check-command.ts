@@ -12,6 +12,7 @@ import {
   inputPaths,
   resolveRuncardDatasets,
   theoryCovarianceNeeds,
+  userCovarianceLabel,
   type InputPaths,
   type ResolvedDataset,
   type RuncardDatasets,
@@ -177,7 +178,11 @@ async function describeTheoryCovariance(
 ): Promise<string> {
   const sources = [
     ...(needs.prescriptions.length === 0 ? [] : [needs.prescriptions.join(' + ')]),
-    ...(needs.userCovariance === undefined ? [] : [`user covariance ${needs.userCovariance}`]),
+    ...(needs.userCovariance === undefined
+      ? []
+      : [
+          `user covariance ${userCovarianceLabel(needs.userCovariance, needs.userCovarianceFactor)}`,
+        ]),
   ];
   const lines = [`  theory cov.:   ${sources.join(' + ')}, ${theoryCovarianceUse(needs)}`];
   if (needs.prescriptions.length > 0) {

@@ -1,7 +1,12 @@
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCovarianceTable, scaleCombinationsOf } from '@partonfit/fktables';
+import { createMatrix } from '@partonfit/core';
+import {
+  formatCovarianceTable,
+  parseCovarianceTable,
+  scaleCombinationsOf,
+} from '@partonfit/fktables';
 import {
   writeScaleVariedTheories,
   type ScaleVariedTheories,
@@ -40,6 +45,30 @@ describe('a fit with a theory covariance from scale-varied theory folders', () =
     );
     expect(result.out).toContain('14 FK-table sets (2 datasets × 7 theories), with the PDF toyLH');
     expect(result.out).toMatch(/S: {11}7 × 7 on the fitted points; √S_ii is \d/);
+  });
+
+  it('check names a user covariance with its factor beside the prescription', async () => {
+    const points = [
+      ...[0, 1, 2, 3].map((id) => ({ group: 'DIS NC', dataset: 'TOY_NC_F2', id })),
+      ...[0, 1, 2].map((id) => ({ group: 'DIS CC', dataset: 'TOY_CC_F2', id })),
+    ];
+    const identity = createMatrix(7, 7);
+    for (let i = 0; i < 7; i++) identity.data[i * 8] = 1;
+    const user = join(theories.folder, 'user.csv');
+    await writeFile(user, formatCovarianceTable({ points, covariance: identity }));
+    const file = await runcardFile('user');
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace(
+        'theorycovmatconfig:\n',
+        `theorycovmatconfig:\n  user_covmat_path: ${user}\n  mult_factor: 2.5\n`,
+      ),
+    );
+    const result = await run('check', file);
+    expect(result.error).toBe('');
+    expect(result.out).toContain(
+      `theory cov.:   7 point + user covariance ${user} × 2.5, in the χ² and the pseudodata`,
+    );
   });
 
   it('check names the missing theories and the command that gets them', async () => {

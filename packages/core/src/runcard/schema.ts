@@ -259,8 +259,10 @@ export const runcardSchema = section({
    * `point_prescriptions` (or the older single `point_prescription`), `theoryids` (one theory
    * per scale combination the prescriptions need, the fit's theory first; not needed for the
    * embedded closure datasets, whose varied tables partonfit generates), `pdf` (the set the
-   * shifts are computed with), `user_covmat_path` (a CSV as validphys writes it), and whether S
-   * enters the χ² of the fit and the pseudodata (both off by default, as upstream).
+   * shifts are computed with), `user_covmat_path` (a CSV as validphys writes it) with its
+   * factor `mult_factor`, and whether S enters the χ² of the fit and the pseudodata (both off by
+   * default, as upstream). Older runcards' `use_user_uncertainties` (false: the user covariance
+   * is not used) and `use_scalevar_uncertainties` are read as validphys 4.0 did.
    */
   theorycovmatconfig: section({
     point_prescriptions: z
@@ -274,6 +276,9 @@ export const runcardSchema = section({
       .optional(),
     pdf: text().optional(),
     user_covmat_path: text().optional(),
+    mult_factor: positiveNumber().optional(),
+    use_user_uncertainties: flag().optional(),
+    use_scalevar_uncertainties: flag().optional(),
     use_thcovmat_in_fitting: flag().default(false),
     use_thcovmat_in_sampling: flag().default(false),
   }).optional(),

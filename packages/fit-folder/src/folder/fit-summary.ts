@@ -34,6 +34,8 @@ export interface FitTheoryCovarianceUse {
   readonly prescriptions: readonly string[];
   /** The user's covariance file added to S, if any. */
   readonly userCovariance: string | undefined;
+  /** The factor the user's covariance was multiplied by (`mult_factor`), when not 1. */
+  readonly userCovarianceFactor?: number;
   /** Whether C + S was the covariance of the χ² (training, validation, stopping, quality). */
   readonly inFitting: boolean;
   /** Whether the pseudodata were sampled from C + S. */

@@ -164,6 +164,35 @@ describe('the theory covariance of a fit (theorycovmatconfig)', () => {
     both.inputs.theoryCovariance?.covariance.forEach((value, k) => {
       expect(value).toBeCloseTo(2 * theory.covariance[k], 14);
     });
+    const scaled = await prepare(config(`  user_covmat_path: ${file}\n  mult_factor: 2.5`));
+    expect(scaled.inputs.theoryCovariance?.userCovarianceFactor).toBe(2.5);
+    scaled.inputs.theoryCovariance?.covariance.forEach((value, k) => {
+      expect(value / 3.5).toBeCloseTo(theory.covariance[k], 12);
+    });
+    const switchedOff = await prepare(
+      config(`  user_covmat_path: ${file}\n  use_user_uncertainties: false`),
+    );
+    expect(switchedOff.inputs.theoryCovariance?.userCovariance).toBeUndefined();
+    expect(switchedOff.inputs.theoryCovariance?.covariance).toEqual(theory.covariance);
+  });
+
+  it('refuses mult_factor and validphys 4.0’s switches where they contradict the other keys', async () => {
+    const messages = await Promise.all(
+      [
+        config('  mult_factor: 2'),
+        config('  use_user_uncertainties: true'),
+        config('  use_scalevar_uncertainties: false'),
+        `theorycovmatconfig:\n  user_covmat_path: user.csv\n  use_scalevar_uncertainties: true\n`,
+        `theorycovmatconfig:\n  user_covmat_path: user.csv\n  use_user_uncertainties: false\n`,
+      ].map(async (text) => (await rejection(text)).message),
+    );
+    expect(messages).toEqual([
+      expect.stringMatching(/mult_factor: multiplies the user covariance: give user_covmat_path/),
+      expect.stringMatching(/use_user_uncertainties: is true but no user_covmat_path/),
+      expect.stringMatching(/use_scalevar_uncertainties: is false but point prescriptions/),
+      expect.stringMatching(/use_scalevar_uncertainties: is true but no point_prescriptions/),
+      expect.stringMatching(/point_prescriptions: is needed .* unless user_covmat_path/),
+    ]);
   });
 
   it('refuses a wrong number of theories, a central theory other than the fit’s, a missing pdf', async () => {

@@ -23,6 +23,7 @@ export type {
 export {
   fitTheoryCovariance,
   theoryCovarianceNeeds,
+  userCovarianceLabel,
   type FitTheoryCovariance,
   type TheoryCovarianceNeeds,
 } from './fit-theory-covariance.js';

@@ -40,10 +40,25 @@ describe('parseCovarianceTable', () => {
     expect(again).toEqual(table);
   });
 
+  it('reads the levels by position, whatever the index names (process, index)', () => {
+    const renamed = VALIDPHYS_TABLE.replace('group\t\t\t', 'process\t\t\t')
+      .replace('id\t\t\t', 'index\t\t\t')
+      .replace('group\tdataset\tid', 'process\tdataset\tindex');
+    const table = parseCovarianceTable(renamed, 'covmat.csv');
+    expect(table).toEqual(parseCovarianceTable(VALIDPHYS_TABLE, 'covmat.csv'));
+    expect(table.points[2]).toEqual({ group: 'DIS CC', dataset: 'HERA_CC_EM-SIGMARED', id: 3 });
+  });
+
   it('names the file and line of a bad layout, a bad number and an asymmetric matrix', () => {
     const error = (text: string) =>
       inputFileError(() => parseCovarianceTable(text, 'covmat.csv')).message;
-    expect(error('a,b\n1,2\n')).toMatch(/^covmat\.csv:1: .*header rows 'group', 'dataset', 'id'/);
+    expect(error('a,b\n1,2\n')).toMatch(/^covmat\.csv:1: expected validphys's covariance layout/);
+    expect(
+      error(VALIDPHYS_TABLE.replace('group\tdataset\tid\t\t\t', 'group\tdataset\tid\t1\t\t')),
+    ).toMatch(/^covmat\.csv:4: expected validphys's covariance layout/);
+    expect(error(VALIDPHYS_TABLE.replace('\t0.00014\t', '\t\t'))).toMatch(
+      /^covmat\.csv:6: column 2 is empty; every entry of the matrix must be given/,
+    );
     expect(error(VALIDPHYS_TABLE.replace('0.00014', 'x'))).toMatch(
       /^covmat\.csv:6: column 2: 'x' is not a number/,
     );

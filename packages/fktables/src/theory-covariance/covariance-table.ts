@@ -18,37 +18,58 @@ export interface CovarianceTable {
   readonly covariance: Matrix;
 }
 
-/** The header rows of a table: one per index level, then the index names. */
+/** The index levels of a table's rows and columns, in order. */
 const INDEX_LEVELS = ['group', 'dataset', 'id'] as const;
+
+/**
+ * The line of the first header row out of validphys's layout: `levels` rows of equal width
+ * beyond the index columns, then the index names and nothing else.
+ */
+function layoutProblemLine(rows: readonly (readonly string[])[], levels: number) {
+  const width = rows[0]?.length ?? 0;
+  if (width <= levels) return 1;
+  const header = rows.slice(0, levels).findIndex((row) => row.length !== width);
+  if (header >= 0) return header + 1;
+  const names = rows[levels] ?? [];
+  const namesOnly =
+    names.length >= levels &&
+    names.slice(0, levels).every((name) => name.trim() !== '') &&
+    names.slice(levels).every((field) => field.trim() === '');
+  return rows.length > levels && namesOnly ? undefined : levels + 1;
+}
 
 /**
  * A covariance table as validphys writes it (`theory_covmat_custom`, `user_covmat`, a CSV of a
  * pandas DataFrame with a three-level (group, dataset, id) index on rows and columns): three
- * header rows `group`, `dataset`, `id` giving each column's point, a row of the index names,
- * then one row per point — its group, dataset and id, then its covariances. Fields are
- * separated by tabs (validphys's tables) or commas (`DataFrame.to_csv`).
+ * header rows giving each column's group, dataset and id, a row of the index names, then one
+ * row per point — its group, dataset and id, then its covariances. The levels are read by
+ * position, whatever their names (validphys writes `group`, `dataset`, `id`; other tables name
+ * the first `process` or the last `index`). Fields are separated by tabs (validphys's tables)
+ * or commas (`DataFrame.to_csv`).
  *
  * @param file - the file's path, for messages
  * @throws InputFileError - naming the file and line, for a layout other than this, rows and
- *   columns that name different points, a value that is not a number, or an asymmetric matrix
+ *   columns that name different points, an empty entry or one that is not a number, or an
+ *   asymmetric matrix
  */
 export function parseCovarianceTable(text: string, file: string): CovarianceTable {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
   const separator = (lines[0] ?? '').includes('\t') ? '\t' : ',';
   const rows = lines.map((line) => line.split(separator));
   const problem = (line: number, what: string) => new InputFileError({ file, line, problem: what });
-  INDEX_LEVELS.forEach((level, r) => {
-    if (rows[r]?.[0] !== level) {
-      throw problem(
-        r + 1,
-        `expected validphys's covariance layout: header rows 'group', 'dataset', 'id', got '${rows[r]?.[0] ?? ''}'`,
-      );
-    }
-  });
-  const columns = rows[0].length - INDEX_LEVELS.length;
+  const levels = INDEX_LEVELS.length;
+  const headerWidth = rows[0]?.length ?? 0;
+  const badLine = layoutProblemLine(rows, levels);
+  if (badLine !== undefined) {
+    throw problem(
+      badLine,
+      "expected validphys's covariance layout: three header rows (each column's group, dataset and id), a row of the index names (e.g. 'group, dataset, id'), then one row per point",
+    );
+  }
+  const columns = headerWidth - levels;
   const columnPoint = (c: number): string =>
-    INDEX_LEVELS.map((_, r) => rows[r][INDEX_LEVELS.length + c]).join('\u0000');
-  const data = rows.slice(INDEX_LEVELS.length + 1);
+    INDEX_LEVELS.map((_, r) => rows[r][levels + c]).join('\u0000');
+  const data = rows.slice(levels + 1);
   if (data.length !== columns) {
     throw problem(
       1,
@@ -57,7 +78,7 @@ export function parseCovarianceTable(text: string, file: string): CovarianceTabl
   }
   const covariance = createMatrix(columns, columns);
   const points = data.map((fields, i): CovariancePoint => {
-    const line = INDEX_LEVELS.length + 2 + i;
+    const line = levels + 2 + i;
     const [group, dataset, id] = fields;
     if (fields.slice(0, 3).join('\u0000') !== columnPoint(i)) {
       throw problem(
@@ -65,11 +86,14 @@ export function parseCovarianceTable(text: string, file: string): CovarianceTabl
         `row ${i} is point (${fields.slice(0, 3).join(', ')}) but column ${i} is (${columnPoint(i).split('\u0000').join(', ')})`,
       );
     }
-    if (fields.length !== columns + INDEX_LEVELS.length) {
-      throw problem(line, `expected ${columns} values, got ${fields.length - INDEX_LEVELS.length}`);
+    if (fields.length !== columns + levels) {
+      throw problem(line, `expected ${columns} values, got ${fields.length - levels}`);
     }
-    fields.slice(INDEX_LEVELS.length).forEach((field, j) => {
-      const value = field.trim() === '' ? 0 : Number(field);
+    fields.slice(levels).forEach((field, j) => {
+      if (field.trim() === '') {
+        throw problem(line, `column ${j + 1} is empty; every entry of the matrix must be given`);
+      }
+      const value = Number(field);
       if (!Number.isFinite(value))
         throw problem(line, `column ${j + 1}: '${field}' is not a number`);
       covariance.data[i * columns + j] = value;
@@ -85,7 +109,7 @@ export function parseCovarianceTable(text: string, file: string): CovarianceTabl
       const [a, b] = [covariance.data[i * columns + j], covariance.data[j * columns + i]];
       if (Math.abs(a - b) > 1e-6 * Math.max(Math.abs(a), Math.abs(b), Number.MIN_VALUE)) {
         throw problem(
-          INDEX_LEVELS.length + 2 + i,
+          levels + 2 + i,
           `not symmetric: entry (${i}, ${j}) is ${a} but (${j}, ${i}) is ${b}`,
         );
       }

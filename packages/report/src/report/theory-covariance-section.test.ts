@@ -81,4 +81,28 @@ describe('theoryCovarianceSection', () => {
       await theoryCovarianceSection({ folder, summary: {} } as unknown as FitRecords),
     ).toBeUndefined();
   });
+
+  it('names the user covariance with its factor', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'partonfit-report-user-'));
+    await mkdir(join(folder, 'tables'));
+    await writeFile(
+      join(folder, 'tables', 'theory_covariance.csv'),
+      formatCovarianceTable(table(3, 0.5)),
+    );
+    const summary = {
+      theoryCovariance: {
+        prescriptions: [],
+        userCovariance: 'user.csv',
+        userCovarianceFactor: 2.5,
+        inFitting: false,
+        inSampling: true,
+        table: 'tables/theory_covariance.csv',
+      },
+    };
+    const section = await theoryCovarianceSection({ folder, summary } as unknown as FitRecords);
+    expect(section?.tables[0].rows[0]).toEqual([
+      'theory covariance',
+      'the user covariance user.csv × 2.5',
+    ]);
+  });
 });

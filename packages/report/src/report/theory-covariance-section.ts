@@ -1,6 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseCovarianceTable, type CovarianceTable } from '@partonfit/fktables';
+import {
+  parseCovarianceTable,
+  userCovarianceLabel,
+  type CovarianceTable,
+} from '@partonfit/fktables';
 import { correlationFigure, type CorrelationCell } from '../figures/correlation-figure.js';
 import type { ReportSection } from '../render/html-page.js';
 import type { FitRecords } from '../records/fit-records.js';
@@ -67,7 +71,11 @@ export async function theoryCovarianceSection(
     ...(use.prescriptions.length === 0
       ? []
       : [`the ${use.prescriptions.join(' + ')} prescription`]),
-    ...(use.userCovariance === undefined ? [] : [`the user covariance ${use.userCovariance}`]),
+    ...(use.userCovariance === undefined
+      ? []
+      : [
+          `the user covariance ${userCovarianceLabel(use.userCovariance, use.userCovarianceFactor)}`,
+        ]),
   ];
   const rows: [string, string | number][] = [
     ['theory covariance', sources.join(' + ')],

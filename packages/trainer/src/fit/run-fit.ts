@@ -203,6 +203,9 @@ async function writeTheoryCovariance(
   return {
     prescriptions: theory.prescriptions,
     userCovariance: theory.userCovariance,
+    ...(theory.userCovarianceFactor === 1
+      ? {}
+      : { userCovarianceFactor: theory.userCovarianceFactor }),
     inFitting: theory.inFitting,
     inSampling: theory.inSampling,
     table: relative(paths.fitFolder, paths.theoryCovariance),
