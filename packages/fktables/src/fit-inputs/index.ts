@@ -23,6 +23,7 @@ export type {
 export {
   fitTheoryCovariance,
   theoryCovarianceNeeds,
+  UNKNOWN_PROCESS,
   type FitTheoryCovariance,
   type TheoryCovarianceNeeds,
 } from './fit-theory-covariance.js';
