@@ -167,8 +167,9 @@ function theoryCovarianceUse({ inFitting, inSampling }: TheoryCovarianceNeeds): 
 }
 
 /**
- * The theory covariance a fit would use: its prescriptions, theories and FK tables, the missing
- * theories (refused, with the command that gets them), and the size of S on the fitted points.
+ * The theory covariance a fit would use: its prescriptions, theories and FK tables, the datasets
+ * without scale variation, the missing theories (refused, with the command that gets them), and
+ * the size of S on the fitted points.
  */
 async function describeTheoryCovariance(
   runcard: Runcard,
@@ -197,6 +198,11 @@ async function describeTheoryCovariance(
         : `${needs.theories.length * needs.datasetsPerTheory} FK-table sets (${needs.datasetsPerTheory} datasets × ${needs.theories.length} theories)`;
     lines.push(`    scales:      ${scales}`);
     lines.push(`    shifts:      ${tables}, with the PDF ${needs.pdf ?? '?'}`);
+    if (needs.unvariedDatasets.length > 0) {
+      lines.push(
+        `    no shifts:   ${needs.unvariedDatasets.join(', ')} (embedded data at Q0, the same at every scale: S is zero on their points)`,
+      );
+    }
   }
   if (needs.missingTheories.length > 0) {
     const ids = needs.missingTheories;

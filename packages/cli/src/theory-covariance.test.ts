@@ -1,5 +1,6 @@
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMatrix } from '@partonfit/core';
 import {
@@ -69,6 +70,26 @@ describe('a fit with a theory covariance from scale-varied theory folders', () =
     expect(result.out).toContain(
       `theory cov.:   7 point + user covariance ${user} × 2.5, in the χ² and the pseudodata`,
     );
+  });
+
+  it('check refuses theoryids in another order than the scales of their tables', async () => {
+    const [central, up, down, ...rest] = theories.theoryIds;
+    const result = await run('check', await runcardFile('swapped', [central, down, up, ...rest]));
+    expect(result.code).not.toBe(0);
+    expect(result.error).toContain(
+      'theorycovmatconfig.theoryids[1]: theory 9002 has the scales (k_F, k_R) = (0.5, 1)',
+    );
+    expect(result.error).toContain('but position 1 needs (2, 1)');
+  });
+
+  it('check names the embedded datasets at Q0, which have no scale variation', async () => {
+    const example = fileURLToPath(new URL('../../../examples/closure-mhou.yml', import.meta.url));
+    const result = await run('check', example);
+    expect(result.error).toBe('');
+    expect(result.out).toContain(
+      '    no shifts:   CLOSURE_F2P, CLOSURE_F2D, CLOSURE_NU_F2, CLOSURE_NU_XF3, CLOSURE_NUB_F2, CLOSURE_NUB_XF3, CLOSURE_NU_DIMUON, CLOSURE_NUB_DIMUON, CLOSURE_F2C, CLOSURE_XG (embedded data at Q0, the same at every scale: S is zero on their points)',
+    );
+    expect(result.out).toContain('S:           250 × 250 on the fitted points; √S_ii is 0.0 % to');
   });
 
   it('check names the missing theories and the command that gets them', async () => {

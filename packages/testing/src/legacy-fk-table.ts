@@ -15,6 +15,8 @@ export interface SyntheticTable {
   /** Rows exactly as written: indices then the 14 or 196 values. */
   readonly rows: readonly (readonly (number | string)[])[];
   readonly q0?: number;
+  /** The theory's scale ratios (k_F, k_R), written as TheoryInfo `*XIF` and `*XIR`; none if absent. */
+  readonly scales?: readonly [factorisation: number, renormalisation: number];
 }
 
 const pad = (marker: string, name: string) => `${marker}${name}`.padEnd(60, '_');
@@ -36,6 +38,7 @@ export function syntheticLegacyText(table: SyntheticTable): string {
     pad('_', 'TheoryInfo'),
     `*Q0: ${table.q0 ?? 1.65}`,
     '*PTO: 2',
+    ...(table.scales === undefined ? [] : [`*XIF: ${table.scales[0]}`, `*XIR: ${table.scales[1]}`]),
     pad('{', 'xGrid'),
     ...table.xGrid.map((x) => x.toExponential(16)),
     pad('{', 'FastKernel'),

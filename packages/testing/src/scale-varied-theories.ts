@@ -118,9 +118,19 @@ ${central.map((value) => `- stat: ${0.05 * value}\n  sys_norm: ${0.02 * value}`)
   };
 }
 
-/** A set's FK table file (name and bytes) at scales with the given factor. */
-function tableFile(set: SyntheticSet, factor: number): [string, string | Uint8Array] {
+/**
+ * A set's FK table file (name and bytes) of a theory at `scales`: the central table times
+ * {@link scaleFactor}, with the scales written where NNPDF's tables keep them (a legacy table's
+ * TheoryInfo `*XIF` and `*XIR`, the `XIF` and `XIR` of a PineAPPL table's `theory` card).
+ */
+function tableFile(
+  set: SyntheticSet,
+  theoryId: number,
+  scales: ScaleCombination,
+  scalesInTables: boolean,
+): [string, string | Uint8Array] {
   const name = `${set.setName}_F2`;
+  const factor = scaleFactor(set, scales);
   const value = (n: number, a: number, c: number) => factor * centralTableValue(n, a, c);
   if (set.format === 'legacy') {
     // legacy DIS flavour order: photon, Σ, g, …
@@ -141,6 +151,7 @@ function tableFile(set: SyntheticSet, factor: number): [string, string | Uint8Ar
       xGrid: X_GRID,
       flavourMap,
       rows,
+      ...(scalesInTables ? { scales } : {}),
     });
     return [`FK_${name}.dat`, text];
   }
@@ -151,7 +162,14 @@ function tableFile(set: SyntheticSet, factor: number): [string, string | Uint8Ar
     q02: 1.65 ** 2,
     bins: set.points.map((_, n) => ({ limits: [n, n + 1], normalization: 1 })),
     values: set.points.flatMap((_, n) => [0, 1].map((c) => X_GRID.map((__, a) => value(n, a, c)))),
-    metadata: [['theory', '{"ID": 0}']],
+    metadata: [
+      [
+        'theory',
+        JSON.stringify(
+          scalesInTables ? { ID: theoryId, XIF: scales[0], XIR: scales[1] } : { ID: theoryId },
+        ),
+      ],
+    ],
   });
   return [`${name}.pineappl.lz4`, storedLz4Frame(bytes)];
 }
@@ -169,13 +187,21 @@ export interface ScaleVariedTheories {
   readonly remove: () => Promise<void>;
 }
 
+/** Options of {@link writeScaleVariedTheories}. */
+export interface ScaleVariedTheoriesOptions {
+  /** Whether the tables say their scales (XIF, XIR); default true. */
+  readonly scalesInTables?: boolean;
+}
+
 /**
  * Writes a commondata folder with {@link SCALE_VARIED_SETS} and a theory folder per scale
  * combination (ids 9000, 9001, … in the order given, the central (1, 1) first), each set's table
- * scaled by {@link scaleFactor} at that combination.
+ * scaled by {@link scaleFactor} at that combination and, unless `scalesInTables` is false,
+ * saying its scales as NNPDF's tables do.
  */
 export async function writeScaleVariedTheories(
   combinations: readonly ScaleCombination[],
+  { scalesInTables = true }: ScaleVariedTheoriesOptions = {},
 ): Promise<ScaleVariedTheories> {
   const folder = await mkdtemp(join(tmpdir(), 'partonfit-scale-varied-'));
   const commondata = join(folder, 'commondata');
@@ -191,7 +217,7 @@ export async function writeScaleVariedTheories(
     const fastkernel = join(theories, `theory_${theoryIds[c]}`, 'fastkernel');
     await mkdir(fastkernel, { recursive: true });
     for (const set of SCALE_VARIED_SETS) {
-      const [name, content] = tableFile(set, scaleFactor(set, scales));
+      const [name, content] = tableFile(set, theoryIds[c], scales, scalesInTables);
       await writeFile(join(fastkernel, name), content);
     }
   }

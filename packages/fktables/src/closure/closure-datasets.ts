@@ -59,12 +59,20 @@ export const CLOSURE_POSITIVITY_X_RANGE = [1e-5, 0.9] as const;
 /** Number of points of each positivity table. */
 export const CLOSURE_POSITIVITY_POINTS = 20;
 
+/**
+ * The process of a closure dataset at Q0: validphys's `nnpdf31_process` of the data it stands
+ * for (`DIS NC`, `DIS CC`), or `PDF` for PDF values, which validphys has no process for.
+ */
+export type ClosureProcess = 'DIS NC' | 'DIS CC' | 'PDF';
+
 /** One closure dataset's definition. */
 export interface ClosureDatasetSpec extends ClosureUncertainty {
   /** Dataset name. */
   readonly name: string;
   /** What it measures, for people. */
   readonly description: string;
+  /** Its process, which labels its points in a theory covariance. */
+  readonly process: ClosureProcess;
   /** The observable, in the flavour basis. */
   readonly combination: FlavourCombination;
   /** Number of points, spread over {@link ClosureDatasetSpec.xRange}. */
@@ -95,6 +103,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
   {
     name: 'CLOSURE_F2P',
     description: 'F2 of the proton, photon exchange, LO',
+    process: 'DIS NC',
     combination: F2_PROTON,
     points: 30,
     uncorrelated: 0.02,
@@ -103,6 +112,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
   {
     name: 'CLOSURE_F2D',
     description: 'F2 of the deuteron per nucleon, photon exchange, LO',
+    process: 'DIS NC',
     combination: F2_DEUTERON,
     points: 24,
     uncorrelated: 0.02,
@@ -111,6 +121,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
   {
     name: 'CLOSURE_NU_F2',
     description: 'F2 of ν p charged-current DIS, LO',
+    process: 'DIS CC',
     combination: F2_NEUTRINO_PROTON,
     points: 16,
     uncorrelated: 0.03,
@@ -119,6 +130,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
   {
     name: 'CLOSURE_NU_XF3',
     description: 'xF3 of ν p charged-current DIS, LO; uncorrelated uncertainty 3 % of F2',
+    process: 'DIS CC',
     combination: XF3_NEUTRINO_PROTON,
     points: 16,
     uncorrelated: 0.03,
@@ -128,6 +140,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
   {
     name: 'CLOSURE_NUB_F2',
     description: 'F2 of ν̄ p charged-current DIS, LO',
+    process: 'DIS CC',
     combination: F2_ANTINEUTRINO_PROTON,
     points: 16,
     uncorrelated: 0.03,
@@ -136,6 +149,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
   {
     name: 'CLOSURE_NUB_XF3',
     description: 'xF3 of ν̄ p charged-current DIS, LO; uncorrelated uncertainty 3 % of F2',
+    process: 'DIS CC',
     combination: XF3_ANTINEUTRINO_PROTON,
     points: 16,
     uncorrelated: 0.03,
@@ -146,6 +160,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
     name: 'CLOSURE_NU_DIMUON',
     description:
       'charm production in ν p charged-current DIS (2x s), LO; uncorrelated uncertainty 1 % of F2',
+    process: 'DIS CC',
     combination: F2_CHARM_NEUTRINO_PROTON,
     points: 12,
     uncorrelated: 0.01,
@@ -157,6 +172,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
     name: 'CLOSURE_NUB_DIMUON',
     description:
       'charm production in ν̄ p charged-current DIS (2x s̄), LO; uncorrelated uncertainty 1 % of F2',
+    process: 'DIS CC',
     combination: F2_CHARM_ANTINEUTRINO_PROTON,
     points: 12,
     uncorrelated: 0.01,
@@ -168,6 +184,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
     name: 'CLOSURE_F2C',
     description:
       'charm-tagged F2 of the proton (4/9 x c⁺), LO; uncorrelated uncertainty 1 % of F2ᵖ',
+    process: 'DIS NC',
     combination: F2_CHARM_PROTON,
     points: 12,
     uncorrelated: 0.01,
@@ -177,6 +194,7 @@ export const CLOSURE_DATASET_SPECS: readonly ClosureDatasetSpec[] = [
   {
     name: 'CLOSURE_XG',
     description: 'the gluon x·g as PDF values',
+    process: 'PDF',
     combination: pdfValue('GLUON'),
     points: 20,
     uncorrelated: 0.03,
@@ -235,6 +253,8 @@ export function closureXGrid(): Float64Array {
 export interface ClosureDataset extends Bundle {
   /** What it measures, for people. */
   readonly description: string;
+  /** Its process ({@link ClosureProcess}). */
+  readonly process: ClosureProcess;
   /** The x of each point, shape `(data)`; every point is at Q² = Q0² = 2 GeV². */
   readonly x: Float64Array;
   /**
@@ -318,6 +338,7 @@ export function closureDatasets(options: ClosureDatasetsOptions = {}): ClosureDa
       name: spec.name,
       file: GENERATED_FILE,
       description: spec.description,
+      process: spec.process,
       fkTable,
       data,
       covariance,

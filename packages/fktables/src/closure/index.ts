@@ -11,6 +11,7 @@ export {
   closureXPoints,
   type ClosureDataset,
   type ClosureDatasetSpec,
+  type ClosureProcess,
   type ClosureDatasetsOptions,
 } from './closure-datasets.js';
 export {

@@ -22,11 +22,19 @@ const TOY_SYSTYPE = `2
 2    MULT    TOYNORM
 `;
 
-/** Writes `DATA_TOYSET.dat` (and a SYSTYPE file unless null) to a temporary folder and loads it. */
-async function loadToy(data: string, systype: string | null = TOY_SYSTYPE) {
+/**
+ * Writes `DATA_TOYSET.dat` (and a SYSTYPE file unless null, and `plotting` files by name) to a
+ * temporary folder and loads it.
+ */
+async function loadToy(
+  data: string,
+  systype: string | null = TOY_SYSTYPE,
+  plotting: Readonly<Record<string, string>> = {},
+) {
   const folder = await mkdtemp(join(tmpdir(), 'partonfit-legacy-'));
   try {
     await writeFile(join(folder, 'DATA_TOYSET.dat'), data);
+    for (const [name, text] of Object.entries(plotting)) await writeFile(join(folder, name), text);
     if (systype !== null) {
       await mkdir(join(folder, 'systypes'));
       await writeFile(join(folder, 'systypes', 'SYSTYPE_TOYSET_DEFAULT.dat'), systype);
@@ -70,6 +78,30 @@ describe('loadLegacyCommonData: the layout', () => {
     expect(norm).toMatchObject({ name: 'sys_2', treatment: 'MULT', type: 'TOYNORM' });
     expect(Array.from(norm.relative ?? [])).toEqual([0.02, 0.02]);
     expect(Array.from(norm.values)).toEqual([0.01, 0.005]);
+  });
+
+  it('should take nnpdf31_process from PLOTTING_<SET> over PLOTTINGTYPE_<KIND>, .yml or .yaml', async () => {
+    expect((await loadToy(TOY_DATA)).nnpdf31Process).toBeUndefined();
+    const own = await loadToy(TOY_DATA, TOY_SYSTYPE, {
+      'PLOTTING_TOYSET.yml': 'dataset_label: toy\nnnpdf31_process: DIS NC\n',
+    });
+    expect(own.nnpdf31Process).toBe('DIS NC');
+    expect(own.files.at(-1)).toMatch(/PLOTTING_TOYSET\.yml$/);
+    // the process type DIS_NCE has the kinematics key DIS
+    const byType = await loadToy(TOY_DATA, TOY_SYSTYPE, {
+      'PLOTTINGTYPE_DIS.yaml': 'nnpdf31_process: DIS\n',
+      'PLOTTING_TOYSET.yaml': 'experiment: TOY\n',
+    });
+    expect(byType.nnpdf31Process).toBe('DIS');
+    const both = await loadToy(TOY_DATA, TOY_SYSTYPE, {
+      'PLOTTINGTYPE_DIS.yaml': 'nnpdf31_process: DIS\n',
+      'PLOTTING_TOYSET.yaml': 'nnpdf31_process: DIS NC\n',
+    });
+    expect(both.nnpdf31Process).toBe('DIS NC');
+    const bad = await inputError(
+      loadToy(TOY_DATA, TOY_SYSTYPE, { 'PLOTTING_TOYSET.yaml': 'nnpdf31_process: [DIS]\n' }),
+    );
+    expect(bad.message).toMatch(/PLOTTING_TOYSET\.yaml:1: nnpdf31_process: expected a string/);
   });
 
   it('should name kinematic variables from the process type', () => {
@@ -160,11 +192,31 @@ describe.skipIf(!hasShared)('loadLegacyCommonData: real files against the YAML f
           );
         });
       });
+      // the process of the set's PLOTTING file is the current metadata's
+      expect(old.nnpdf31Process).toBe(current.nnpdf31Process);
       // Q² agrees; NMC's current x is the bin centre where the legacy file has the measured x.
       for (let i = 0; i < old.ndata; i++)
         expect(old.kinematics.values[3 * i + 1]).toBe(current.kinematics.values[3 * i + 1]);
     });
   }
+
+  it('should read nnpdf31_process from the PLOTTING files: HERACOMBCCEM DIS CC, NMC DIS NC', async () => {
+    const processes = await Promise.all(
+      ['HERACOMBCCEM', 'NMC', 'CMSZDIFF12', 'ATLASTTBARTOT13TEV'].map(
+        async (set) => (await loadLegacyCommonData(join(LEGACY, `DATA_${set}.dat`))).nnpdf31Process,
+      ),
+    );
+    expect(processes).toEqual(['DIS CC', 'DIS NC', 'DY NC', 'TOP']);
+    // the process types DIS_CCE and DIS_NCE, which the process must not be taken from
+    const hera = await loadLegacyCommonData(join(LEGACY, 'DATA_HERACOMBCCEM.dat'));
+    expect(hera.processType).toBe('DIS_CCE');
+    expect(hera.files).toEqual([
+      join(LEGACY, 'DATA_HERACOMBCCEM.dat'),
+      join(LEGACY, 'systypes', 'SYSTYPE_HERACOMBCCEM_DEFAULT.dat'),
+      join(LEGACY, 'PLOTTINGTYPE_DIS.yaml'),
+      join(LEGACY, 'PLOTTING_HERACOMBCCEM.yaml'),
+    ]);
+  });
 
   it('should mark legacy positivity and integrability sets', async () => {
     const positivity = await loadLegacyCommonData(join(LEGACY, 'DATA_POSXDQ.dat'));

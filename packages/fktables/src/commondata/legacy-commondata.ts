@@ -9,6 +9,7 @@ import {
   type Uncertainty,
   type UncertaintyTreatment,
 } from './commondata.js';
+import { readLegacyPlottingProcess } from './legacy-plotting.js';
 
 /** Options of {@link loadLegacyCommonData}. */
 export interface LoadLegacyCommonDataOptions {
@@ -21,8 +22,9 @@ export interface LoadLegacyCommonDataOptions {
 }
 
 /**
- * The names validphys gives the three kinematic columns of a legacy process type (the first
- * matching prefix wins); other process types get `k1, k2, k3`.
+ * The names validphys gives the three kinematic columns of a legacy process type, by the
+ * kinematics key the process type starts with (the longest that matches); other process types
+ * get `k1, k2, k3`.
  */
 const LEGACY_KINEMATIC_VARIABLES: readonly (readonly [
   string,
@@ -52,9 +54,23 @@ const LEGACY_KINEMATIC_VARIABLES: readonly (readonly [
   ['PHT', ['eta_gamma', 'E_{T,gamma)2', 'sqrts']],
 ];
 
+/**
+ * The kinematics key of a legacy process type, validphys's `get_kinlabel_key`: the longest key
+ * the process type starts with (`DIS` for `DIS_NCE`, `EWK_PTRAP` for `EWK_PTRAP_ASY`), or
+ * undefined.
+ */
+export function legacyKinematicsKey(processType: string): string | undefined {
+  const matches = LEGACY_KINEMATIC_VARIABLES.filter(([key]) => processType.startsWith(key));
+  return matches.reduce<string | undefined>(
+    (longest, [key]) => (longest === undefined || key.length > longest.length ? key : longest),
+    undefined,
+  );
+}
+
 /** The kinematic variable names of a legacy process type (see above). */
 export function legacyKinematicVariables(processType: string): [string, string, string] {
-  const found = LEGACY_KINEMATIC_VARIABLES.find(([prefix]) => processType.startsWith(prefix));
+  const key = legacyKinematicsKey(processType);
+  const found = LEGACY_KINEMATIC_VARIABLES.find(([prefix]) => prefix === key);
   return found === undefined ? ['k1', 'k2', 'k3'] : [...found[1]];
 }
 
@@ -160,12 +176,14 @@ async function readSystypes(file: string, nsys: number): Promise<Systype[]> {
  * central value (so `values = mult · data / 100`, `relative = mult / 100`), as validphys did.
  * Uncertainties are named `stat`, `sys_1`, `sys_2`, …; the kinematic variables are named from
  * the process type (`x, Q2, y` for DIS). Positivity (`POS…`) and integrability (`INTEG…`) sets
- * are marked as such.
+ * are marked as such. The `nnpdf31_process` comes from the set's plotting files beside the data
+ * file (`PLOTTING_<SET>.yaml` over `PLOTTINGTYPE_<KIND>.yaml`, see `readLegacyPlottingProcess`),
+ * which join `files`; it is undefined when none has one.
  *
  * @param file - the `DATA_<SET>.dat` file
  * @throws InputFileError - with file and line: a header that is not `<SET> <nsys> <ndata>`, a
  *   row with the wrong number of columns, a point count other than ndata, indices out of order,
- *   non-numbers or NaN, a missing or inconsistent SYSTYPE file
+ *   non-numbers or NaN, a missing or inconsistent SYSTYPE file, an unreadable plotting file
  */
 export async function loadLegacyCommonData(
   file: string,
@@ -263,6 +281,11 @@ export async function loadLegacyCommonData(
         : { name, ...systype, values: values[k], relative: fraction };
     }),
   ];
+  const plotting = await readLegacyPlottingProcess(
+    dirname(file),
+    fileSet,
+    legacyKinematicsKey(processType),
+  );
   return {
     name: setName,
     setName,
@@ -272,7 +295,7 @@ export async function loadLegacyCommonData(
     processType,
     kind: kindOfLegacySet(setName),
     experiment: undefined,
-    nnpdf31Process: undefined,
+    nnpdf31Process: plotting.nnpdf31Process,
     ndata,
     central,
     kinematics: { variables: legacyKinematicVariables(processType), values: kinematics },
@@ -280,6 +303,6 @@ export async function loadLegacyCommonData(
     theory: undefined,
     positivityRequired: requiresPositivePseudodata(processType),
     pointIndices: Uint32Array.from({ length: ndata }, (_, i) => i),
-    files: [file, ...(systypes.length > 0 ? [systypeFile] : [])],
+    files: [file, ...(systypes.length > 0 ? [systypeFile] : []), ...plotting.files],
   };
 }

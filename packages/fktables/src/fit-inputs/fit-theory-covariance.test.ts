@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,19 +6,25 @@ import {
   createMatrix,
   InputFileError,
   invertSymmetricPositiveDefinite,
+  parseDatasetInput,
   parseRuncard,
   RuncardError,
   type CovarianceChi2,
 } from '@partonfit/core';
-import { closureDatasetsAtScale } from '../closure/scale-varied-closure.js';
+import {
+  closureDatasetsAtScale,
+  scaleVariedClosureKinematics,
+} from '../closure/scale-varied-closure.js';
 import { toyPdfXf } from '../closure/toy-pdf.js';
 import { covarianceMatrix } from '../covariance/covariance-matrix.js';
 import { formatCovarianceTable } from '../theory-covariance/covariance-table.js';
 import { scaleCombinationsOf, scaleLabel } from '../theory-covariance/point-prescriptions.js';
 import { resolveRuncardDatasets } from './build-fit-inputs.js';
 import { writeTemporaryRuncard } from './fit-inputs.fixture.js';
+import { fitTheoryCovariance, theoryCovarianceNeeds } from './fit-theory-covariance.js';
 import { inputPaths } from './input-paths.js';
 import { prepareFitInputs } from './prepare-fit-inputs.js';
+import { embeddedObservableAtScale, resolveDataset } from './resolve-dataset.js';
 import {
   centralTableValue,
   SCALE_VARIED_SETS,
@@ -209,6 +215,109 @@ describe('the theory covariance of a fit (theorycovmatconfig)', () => {
     expect(noPdf.message).toMatch(/theorycovmatconfig\.pdf.*is needed/s);
   });
 
+  it('refuses theoryids whose tables are at other scales than their position: two swapped', async () => {
+    // 9001 is (2, 1) and 9002 (½, 1): swapped, position 1 gets a theory at k_F = ½
+    const [central, up, down, ...rest] = theories.theoryIds;
+    const swapped = await rejection(config('', [central, down, up, ...rest]));
+    expect(RuncardError.isInstance(swapped)).toBe(true);
+    expect(swapped.message).toMatch(
+      /theorycovmatconfig\.theoryids\[1\]: theory 9002 has the scales \(k_F, k_R\) = \(0\.5, 1\) \(XIF, XIR of .*theory_9002.*\), but position 1 needs \(2, 1\)/s,
+    );
+    // the renormalisation scale too: 9003 (1, 2) and 9004 (1, ½) swapped
+    const ids = [...theories.theoryIds];
+    [ids[3], ids[4]] = [ids[4], ids[3]];
+    const renormalisation = await rejection(config('', ids));
+    expect(renormalisation.message).toMatch(
+      /theoryids\[3\]: theory 9004 has the scales \(k_F, k_R\) = \(1, 0\.5\).*position 3 needs \(1, 2\)/s,
+    );
+  });
+
+  it('cannot check tables that do not say their scales: takes their theories as listed', async () => {
+    const silent = await writeScaleVariedTheories(scaleCombinationsOf(['3f point']), {
+      scalesInTables: false,
+    });
+    try {
+      const covariance = async (ids: readonly number[]) => {
+        const text = silent.runcard(
+          `theorycovmatconfig:\n  point_prescriptions: ['3f point']\n  theoryids: [${ids.join(', ')}]\n  pdf: toyLH\n`,
+        );
+        const file = await writeTemporaryRuncard(text);
+        const { inputs } = await prepareFitInputs(parseRuncard(text, { file }).runcard, {
+          runcardFile: file,
+          replicas: [1],
+          cacheFolder: null,
+        });
+        return inputs.theoryCovariance?.covariance;
+      };
+      // (2, 1) and (½, 1) swapped: not refused; the 3f point's S, ½ Σ± Δ±Δ±ᵀ, does not see it
+      const ordered = await covariance([9000, 9001, 9002]);
+      const swapped = await covariance([9000, 9002, 9001]);
+      expect(ordered?.[0]).toBeGreaterThan(0);
+      expect(swapped).toEqual(ordered);
+    } finally {
+      await silent.remove();
+    }
+  });
+
+  it('refuses a theory listed twice in theoryids', async () => {
+    const ids = [...theories.theoryIds];
+    ids[2] = ids[1];
+    const twice = await rejection(config('', ids));
+    expect(RuncardError.isInstance(twice)).toBe(true);
+    expect(twice.message).toMatch(
+      /theorycovmatconfig\.theoryids\[2\]: theory 9001 is also theoryids\[1\]; each scale combination .* needs a theory of its own/s,
+    );
+  });
+
+  it('refuses a dataset without nnpdf31_process, and labels its points UNKNOWN with a user covariance only', async () => {
+    // a copy of the commondata whose TOY_CC set has no process: its type DIS_CC must not stand in
+    const commondata = join(theories.folder, 'commondata-without-process');
+    await cp(theories.commondata, commondata, { recursive: true });
+    const metadata = join(commondata, 'TOY_CC', 'metadata.yaml');
+    await writeFile(
+      metadata,
+      (await readFile(metadata, 'utf8')).replace('  nnpdf31_process: DIS CC\n', ''),
+    );
+    const runcard = (theorycovmatconfig: string) =>
+      theories.runcard(theorycovmatconfig).replace(theories.commondata, commondata);
+    const text = runcard(config(''));
+    const file = await writeTemporaryRuncard(text);
+    const { runcard: parsed } = parseRuncard(text, { file });
+    const error = await prepareFitInputs(parsed, {
+      runcardFile: file,
+      replicas: [1],
+      cacheFolder: null,
+    }).then(
+      () => new Error('expected a rejection'),
+      (reason: unknown) => reason as Error,
+    );
+    expect(RuncardError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(
+      /dataset_inputs\[1\]\.dataset: TOY_CC_F2 has no nnpdf31_process.*looked for nnpdf_metadata\.nnpdf31_process in .*TOY_CC\/metadata\.yaml/s,
+    );
+    expect(error.message).not.toContain('dataset_inputs[0]');
+
+    const { inputs } = await prepare(config(''));
+    const s = inputs.theoryCovariance;
+    if (s === undefined) throw new Error('no theory covariance');
+    const table = join(theories.folder, 'user_for_unknown.csv');
+    await writeFile(
+      table,
+      formatCovarianceTable({ points: s.points, covariance: createMatrix(7, 7, s.covariance) }),
+    );
+    const userText = runcard(`theorycovmatconfig:\n  user_covmat_path: ${table}\n`);
+    const userFile = await writeTemporaryRuncard(userText);
+    const user = await prepareFitInputs(parseRuncard(userText, { file: userFile }).runcard, {
+      runcardFile: userFile,
+      replicas: [1],
+      cacheFolder: null,
+    });
+    expect(user.inputs.theoryCovariance?.points.map((point) => point.group)).toEqual([
+      ...Array<string>(4).fill('DIS NC'),
+      ...Array<string>(3).fill('UNKNOWN'),
+    ]);
+  });
+
   it('names the folder of a theory that is not there, with the command that gets it', async () => {
     const error = await rejection(config('', [...theories.theoryIds.slice(0, 6), 9099]));
     expect(InputFileError.isInstance(error)).toBe(true);
@@ -297,5 +406,102 @@ describe('the theory covariance of the embedded closure data (examples/closure-m
     }
     expect(theory.points[atQ0]).toEqual({ group: 'DIS NC', dataset: 'CLOSURE_F2P_Q', id: 0 });
     expect(theory.points[n - 1]).toMatchObject({ group: 'DIS CC', dataset: 'CLOSURE_NU_XF3_Q' });
+  });
+});
+
+describe('what a theory covariance needs (theoryCovarianceNeeds)', () => {
+  it('lists no missing theory for a user covariance alone, whatever theoryids says', async () => {
+    const text = theories.runcard(
+      `theorycovmatconfig:\n  user_covmat_path: user.csv\n  theoryids: [9000, 9099]\n`,
+    );
+    const file = await writeTemporaryRuncard(text);
+    const { runcard } = parseRuncard(text, { file });
+    expect(theoryCovarianceNeeds(runcard, inputPaths(runcard, file))).toMatchObject({
+      prescriptions: [],
+      missingTheories: [],
+      unvariedDatasets: [],
+    });
+    const varied = theories.runcard(config('', [...theories.theoryIds.slice(0, 6), 9099]));
+    const variedFile = await writeTemporaryRuncard(varied);
+    const variedRuncard = parseRuncard(varied, { file: variedFile }).runcard;
+    expect(
+      theoryCovarianceNeeds(variedRuncard, inputPaths(variedRuncard, variedFile))?.missingTheories,
+    ).toEqual([9099]);
+  });
+});
+
+describe('the theory covariance of the embedded closure data with cuts', () => {
+  const text = `
+dataset_inputs:
+  - { dataset: CLOSURE_F2P, frac: 0.75 }
+  - { dataset: CLOSURE_F2P_Q, frac: 0.75 }
+  - { dataset: CLOSURE_NU_F2_Q, frac: 0.75 }
+datacuts: { q2min: 100 }
+theorycovmatconfig:
+  point_prescriptions: ['3f point']
+  pdf: toyLH
+trvlseed: 3
+nnseed: 2
+mcseed: 1
+parameters:
+  nodes_per_layer: [8, 8, 8]
+  activation_per_layer: [tanh, tanh, linear]
+  optimizer: { optimizer_name: Nadam }
+  epochs: 20
+  stopping_patience: 0.1
+fitting:
+  fitbasis: EVOL
+  basis:
+${['sng', 'g', 'v', 'v3', 'v8', 't3', 't8', 't15'].map((fl) => `    - { fl: ${fl}, smallx: [1.0, 1.1], largex: [1.5, 3.0] }`).join('\n')}
+`;
+
+  it('keeps the points q2min keeps, at every scale, with the shifts of those points', async () => {
+    const file = await writeTemporaryRuncard(text);
+    const { runcard } = parseRuncard(text, { file });
+    const paths = inputPaths(runcard, file);
+    const { measured } = await resolveRuncardDatasets(runcard, paths);
+    const kept = [24, 16].map((points) =>
+      Array.from(scaleVariedClosureKinematics(points).q2.entries())
+        .filter(([, q2]) => q2 > 100)
+        .map(([n]) => n),
+    );
+    expect(kept.map((points) => points.length)).toEqual([11, 7]);
+    expect(measured.map((dataset) => Array.from(dataset.commonData.pointIndices))).toEqual([
+      [...Array(30).keys()],
+      ...kept,
+    ]);
+    const computed = await fitTheoryCovariance(runcard, paths, measured, () => undefined);
+    const theory = computed?.theory;
+    if (theory === undefined) throw new Error('no theory covariance');
+    const n = 30 + 11 + 7;
+    expect(theory.points.map((point) => point.id).slice(30)).toEqual(kept.flat());
+    // Δ± = T(k_F = 2 or ½) − T(1) of the toy PDF at the points before cuts; the 3f point's S is
+    // ½ (Δ+_i Δ+_j + Δ−_i Δ−_j) within and across processes
+    const [f2p, nuF2] = [0, 2];
+    const at = (ratio: number, d: number) =>
+      closureDatasetsAtScale({ factorisationScaleRatio: ratio })[d].toyPredictionsAtScale;
+    const shift = (ratio: number, d: number, point: number) =>
+      at(ratio, d)[point] - at(1, d)[point];
+    const entry = (d1: number, p1: number, d2: number, p2: number) =>
+      0.5 * (shift(2, d1, p1) * shift(2, d2, p2) + shift(0.5, d1, p1) * shift(0.5, d2, p2));
+    // the first kept F2ᵖ point with itself and with the last kept ν F2 point
+    const [i, j] = [30, n - 1];
+    const [p, q] = [kept[0][0], kept[1].at(-1) ?? -1];
+    expect(theory.covariance[i * n + i] / entry(f2p, p, f2p, p)).toBeCloseTo(1, 10);
+    expect(theory.covariance[i * n + j] / entry(f2p, p, nuF2, q)).toBeCloseTo(1, 10);
+    // the closure data at Q0 have no shift
+    expect(theory.covariance.subarray(0, 30 * n).every((value) => value === 0)).toBe(true);
+    expect(theory.points[0]).toEqual({ group: 'DIS NC', dataset: 'CLOSURE_F2P', id: 0 });
+  });
+
+  it('takes a dataset at Q0 as it is, and refuses a name that is not embedded', async () => {
+    const paths = inputPaths(parseRuncard(text).runcard, '/tmp/runcard.yml');
+    const cuts = { q2min: 100, w2min: 12.5 };
+    const atQ0 = await resolveDataset(parseDatasetInput('CLOSURE_XG'), paths, cuts);
+    expect(embeddedObservableAtScale(atQ0, 2)).toBe(atQ0.observable);
+    expect(atQ0.commonData.nnpdf31Process).toBe('PDF');
+    expect(() => embeddedObservableAtScale({ ...atQ0, name: 'CLOSURE_NOPE' }, 2)).toThrow(
+      /CLOSURE_NOPE: no such embedded dataset; there are CLOSURE_F2P, /,
+    );
   });
 });

@@ -23,6 +23,7 @@ export type {
 export {
   fitTheoryCovariance,
   theoryCovarianceNeeds,
+  UNKNOWN_PROCESS,
   userCovarianceLabel,
   type FitTheoryCovariance,
   type TheoryCovarianceNeeds,

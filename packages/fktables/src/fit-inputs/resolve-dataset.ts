@@ -202,7 +202,9 @@ export interface ResolveDatasetOptions {
 
 /**
  * A runcard dataset entry resolved to data and observable, with the kinematic cuts applied:
- * - `bundle`: the npz bundle holds both;
+ * - `CLOSURE_…`: an embedded closure dataset (the scale-varied ones are cut as DIS data, those
+ *   at Q0 never);
+ * - `bundle`: the npz bundle holds both (its process type `BUNDLE` is never cut);
  * - otherwise the commondata (from the entry's `commondata` folder or `data_paths.commondata`,
  *   with the entry's `variant`), and the FK tables either from the entry's `fktables` files
  *   (with `operation`) or found by name in `data_paths.theories/theory_<ID>/fastkernel`, trying
@@ -222,7 +224,7 @@ export async function resolveDataset(
   cuts: DisCuts,
   { onCommonData }: ResolveDatasetOptions = {},
 ): Promise<ResolvedDataset> {
-  const embedded = embeddedDataset(input.dataset);
+  const embedded = embeddedDataset(input.dataset, cuts);
   if (embedded !== undefined) {
     onCommonData?.(embedded.commonData);
     return embedded;
@@ -353,75 +355,82 @@ export async function resolveLagrangeDataset(
  */
 export const EMBEDDED_PREFIX = 'CLOSURE_';
 
+/** Whether a name is one of the scale-varied closure datasets (`CLOSURE_F2P_Q`, …). */
+export function isScaleVariedClosure(name: string): boolean {
+  return SCALE_VARIED_CLOSURE_SPECS.some((spec) => spec.name === name);
+}
+
+/** The error for a `CLOSURE_` name that is not an embedded dataset, listing those that are. */
+function unknownEmbedded(name: string): InputFileError {
+  const names = [...CLOSURE_DATASET_SPECS, ...SCALE_VARIED_CLOSURE_SPECS].map((spec) => spec.name);
+  return new InputFileError({
+    file: '(embedded closure data)',
+    key: name,
+    problem: `no such embedded dataset; there are ${names.join(', ')}`,
+  });
+}
+
+/** A scale-varied closure dataset with its FK table at μF = k_F·Q. */
+function scaleVariedClosure(
+  name: string,
+  factorisationScaleRatio: number,
+): ScaleVariedClosureDataset {
+  const dataset = closureDatasetsAtScale({ factorisationScaleRatio }).find(
+    (candidate) => candidate.name === name,
+  );
+  if (dataset === undefined) throw unknownEmbedded(name);
+  return dataset;
+}
+
 /**
  * An embedded closure dataset, or undefined for any other name: `CLOSURE_F2P`, … (LO DIS tables
- * at Q0 generated from the toy PDF, with their level-0 data and covariance) or the scale-varied
- * `CLOSURE_F2P_Q`, … at their central scale μF = Q (whose DGLAP operator is built only when one
- * of them is named).
+ * at Q0 generated from the toy PDF, with their level-0 data and covariance, process type
+ * `BUNDLE`, never cut) or the scale-varied `CLOSURE_F2P_Q`, … at their central scale μF = Q
+ * (whose DGLAP operator is built only when one of them is named), DIS data with the kinematic
+ * `cuts` applied. Each has its process (`nnpdf31Process`).
  *
  * @throws InputFileError - for a `CLOSURE_` name that is not one of them, listing those that are
  */
-function embeddedDataset(name: string): ResolvedDataset | undefined {
+function embeddedDataset(name: string, cuts: DisCuts): ResolvedDataset | undefined {
   if (!name.startsWith(EMBEDDED_PREFIX)) return undefined;
-  const scaleVaried = SCALE_VARIED_CLOSURE_SPECS.some((spec) => spec.name === name)
-    ? closureDatasetsAtScale({ factorisationScaleRatio: 1 }).find(
-        (candidate) => candidate.name === name,
-      )
-    : undefined;
-  if (scaleVaried !== undefined) {
-    return {
-      name,
-      commonData: scaleVariedCommonData(scaleVaried),
-      observable: createObservable(name, 'NULL', [[scaleVaried.fkTable]]),
-    };
+  if (isScaleVariedClosure(name)) {
+    const dataset = scaleVariedClosure(name, 1);
+    const observable = createObservable(name, 'NULL', [[dataset.fkTable]]);
+    return cutDataset(name, scaleVariedCommonData(dataset), observable, cuts);
   }
   const dataset = closureDatasets().find((candidate) => candidate.name === name);
-  if (dataset === undefined) {
-    const names = [...CLOSURE_DATASET_SPECS, ...SCALE_VARIED_CLOSURE_SPECS].map(
-      (spec) => spec.name,
-    );
-    throw new InputFileError({
-      file: '(embedded closure data)',
-      key: name,
-      problem: `no such embedded dataset; there are ${names.join(', ')}`,
-    });
-  }
+  if (dataset === undefined) throw unknownEmbedded(name);
   return {
     name,
-    commonData: bundleAsCommonData(dataset),
+    commonData: bundleAsCommonData(dataset, dataset.process),
     observable: createObservable(name, 'NULL', [[dataset.fkTable]]),
   };
 }
 
 /**
  * An embedded dataset's observable with the factorisation scale at `factorisationScaleRatio`
- * times its own (k_F): the scale-varied closure datasets' tables at μF = k_F·Q
- * (`closureDatasetsAtScale`); the closure datasets at Q0 are PDF combinations at the fitting
- * scale, the same at every scale.
+ * times its own (k_F), on the points the fit keeps of it (`central`, the dataset as
+ * {@link resolveDataset} resolved it, after cuts): a scale-varied closure dataset's table at
+ * μF = k_F·Q (`closureDatasetsAtScale`) restricted to `central.commonData.pointIndices`; a
+ * closure dataset at Q0 is PDF combinations at the fitting scale, the same at every scale, so
+ * its observable is `central.observable`.
  *
  * @throws InputFileError - for a name that is not an embedded dataset
  * @throws InvalidArgumentError - for a k_F that puts a point's μF below Q0
  */
 export function embeddedObservableAtScale(
-  name: string,
+  central: ResolvedDataset,
   factorisationScaleRatio: number,
 ): Observable {
-  const dataset = embeddedDataset(name);
-  if (dataset === undefined) {
-    throw new InputFileError({
-      file: '(embedded closure data)',
-      key: name,
-      problem: 'is not an embedded dataset',
-    });
+  const { name } = central;
+  if (!isScaleVariedClosure(name)) {
+    if (CLOSURE_DATASET_SPECS.some((spec) => spec.name === name)) return central.observable;
+    throw unknownEmbedded(name);
   }
-  const varied = SCALE_VARIED_CLOSURE_SPECS.some((spec) => spec.name === name)
-    ? closureDatasetsAtScale({ factorisationScaleRatio }).find(
-        (candidate) => candidate.name === name,
-      )
-    : undefined;
-  return varied === undefined
-    ? dataset.observable
-    : createObservable(name, 'NULL', [[varied.fkTable]]);
+  const { fkTable } = scaleVariedClosure(name, factorisationScaleRatio);
+  const kept = new Uint8Array(fkTable.ndata);
+  for (const index of central.commonData.pointIndices) kept[index] = 1;
+  return cutObservable(createObservable(name, 'NULL', [[fkTable]]), kept);
 }
 
 /**

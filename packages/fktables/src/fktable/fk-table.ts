@@ -7,6 +7,17 @@
  * @packageDocumentation
  */
 
+/**
+ * The scale ratios of the theory an FK table was computed with: its theory card's `XIF` and
+ * `XIR`, what a point prescription's (k_F, k_R) names.
+ */
+export interface TheoryScaleRatios {
+  /** μF/Q, the theory's `XIF` (k_F). */
+  readonly factorisation: number;
+  /** μR/Q, the theory's `XIR` (k_R). */
+  readonly renormalisation: number;
+}
+
 /** What every FK table has, DIS or hadronic. */
 interface FkTableBase {
   /** Name of the table (e.g. `POSXDQ` for `FK_POSXDQ.dat`), for messages and lookup. */
@@ -27,6 +38,12 @@ interface FkTableBase {
    * per data point, as upstream validphys does); empty when none were applied.
    */
   readonly cFactors: readonly string[];
+  /**
+   * The scale ratios of the table's theory, when the file says: a legacy table's TheoryInfo
+   * `*XIF` and `*XIR`, a PineAPPL table's `theory` metadata (the theory card as JSON). Absent
+   * for tables that carry neither, and for generated and bundled tables.
+   */
+  readonly theoryScales?: TheoryScaleRatios;
 }
 
 /**

@@ -16,6 +16,7 @@ export {
   type DisFkTable,
   type FkTable,
   type HadronicFkTable,
+  type TheoryScaleRatios,
 } from './fk-table.js';
 export { fkTableAsNdarray } from './fk-table-ndarray.js';
 export { toFkTensor, toObservableTensors } from './fk-tensor.js';

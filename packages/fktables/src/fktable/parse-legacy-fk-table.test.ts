@@ -81,6 +81,23 @@ describe('parseLegacyFkTable', () => {
       expect(fkTableNameOfFile('/a/b/FK_NMCPD_D.dat.gz')).toBe('NMCPD_D');
     });
 
+    it('should keep the theory’s scale ratios *XIF and *XIR, and have none without them', () => {
+      const varied = syntheticLegacyText({ ...SMALL_DIS, scales: [0.5, 2] });
+      expect(parseLegacyFkTable(varied, { file }).theoryScales).toEqual({
+        factorisation: 0.5,
+        renormalisation: 2,
+      });
+      expect(parseLegacyFkTable(syntheticLegacyText(SMALL_DIS), { file })).not.toHaveProperty(
+        'theoryScales',
+      );
+      const onlyXif = varied.replace('*XIR: 2\n', '');
+      expect(parseLegacyFkTable(onlyXif, { file })).not.toHaveProperty('theoryScales');
+      const bad = inputFileError(() =>
+        parseLegacyFkTable(varied.replace('*XIR: 2', '*XIR: two'), { file }),
+      );
+      expect(bad).toMatchObject({ key: 'XIR', line: lineStartingWith(varied, '*XIR:') });
+    });
+
     it('should read rows separated by spaces, tabs and CRLF line ends alike', () => {
       const text = syntheticLegacyText(SMALL_DIS).replace(/\t/g, '  ').replace(/\n/g, '\r\n');
       const table = parseLegacyFkTable(text, { file });
@@ -93,6 +110,8 @@ describe('parseLegacyFkTable', () => {
       const text = readSharedText(POSXDQ_FILE);
       const table = parseLegacyFkTable(text, { file: POSXDQ_FILE });
       expect(table).toMatchObject({ name: 'POSXDQ', hadronic: false, ndata: 20, q0: 1.65 });
+      // TheoryInfo's "*XIF: 1" and "*XIR: 1": theory 200 is at the central scales
+      expect(table.theoryScales).toEqual({ factorisation: 1, renormalisation: 1 });
       expect(table.channels).toEqual([1, 2, 3, 4, 5, 6, 9, 10, 11]);
       expect(table.xGrid).toHaveLength(100);
       expect(table.xGrid[0]).toBe(4.9499999999997663e-7);

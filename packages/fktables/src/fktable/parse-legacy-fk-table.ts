@@ -1,6 +1,6 @@
 import { EVOLUTION_BASIS_SIZE, InputFileError } from '@partonfit/core';
 import { readFastKernelRows } from './fast-kernel-rows.js';
-import type { FkTable } from './fk-table.js';
+import type { FkTable, TheoryScaleRatios } from './fk-table.js';
 import {
   readKeyValues,
   sectionLines,
@@ -146,18 +146,42 @@ function parseGridInfo(
   };
 }
 
-function parseQ0(text: string, section: LegacySection, file: string): number {
-  const entry = requireKey(readKeyValues(text, section, file), section, 'Q0', file);
-  const q0 = Number(entry.text);
-  if (entry.text === '' || !Number.isFinite(q0) || q0 <= 0) {
+/** A TheoryInfo value that must be a positive number, e.g. `*Q0` or `*XIF`. */
+function positiveValue(entry: SectionLine, key: string, what: string, file: string): number {
+  const value = Number(entry.text);
+  if (entry.text === '' || !Number.isFinite(value) || value <= 0) {
     throw new InputFileError({
       file,
       line: entry.line,
-      key: 'Q0',
-      problem: `expected a positive scale in GeV, got "${entry.text}"`,
+      key,
+      problem: `expected ${what}, got "${entry.text}"`,
     });
   }
-  return q0;
+  return value;
+}
+
+/** TheoryInfo's `*Q0` and, when it has both, the scale ratios `*XIF` and `*XIR`. */
+function parseTheoryInfo(
+  text: string,
+  section: LegacySection,
+  file: string,
+): { q0: number; theoryScales: TheoryScaleRatios | undefined } {
+  const values = readKeyValues(text, section, file);
+  const q0 = positiveValue(
+    requireKey(values, section, 'Q0', file),
+    'Q0',
+    'a positive scale in GeV',
+    file,
+  );
+  const [xif, xir] = [values.get('XIF'), values.get('XIR')];
+  if (xif === undefined || xir === undefined) return { q0, theoryScales: undefined };
+  return {
+    q0,
+    theoryScales: {
+      factorisation: positiveValue(xif, 'XIF', 'a positive scale ratio μF/Q', file),
+      renormalisation: positiveValue(xir, 'XIR', 'a positive scale ratio μR/Q', file),
+    },
+  };
 }
 
 /**
@@ -244,7 +268,8 @@ function parseXGrid(text: string, section: LegacySection, nx: number, file: stri
 /**
  * Parses an FK table in NNPDF's legacy text format (theories up to NNPDF4.0, e.g. theory 200):
  * sections `GridDesc`, `VersionInfo`, `GridInfo` (`*HADRONIC`, `*NDATA`, `*NX`, `*SETNAME`),
- * `FlavourMap`, `TheoryInfo` (`*Q0`, …), `xGrid`, then the `FastKernel` rows
+ * `FlavourMap`, `TheoryInfo` (`*Q0`, the scale ratios `*XIF` and `*XIR` when both are there, …),
+ * `xGrid`, then the `FastKernel` rows
  * `data ix v0…v13` (DIS) or `data ix1 ix2 v0…v195` (hadronic, value 14·i + j), separated by
  * any mix of spaces and tabs. `GridInfo`, `FlavourMap`, `TheoryInfo`, `xGrid` and `FastKernel`
  * are required; other sections are skipped.
@@ -270,7 +295,7 @@ export function parseLegacyFkTable(text: string, options: ParseLegacyFkTableOpti
   });
   const { hadronic, ndata, nx } = gridInfo;
   const flags = parseFlavourMap(text, flavourMapSection, hadronic, file);
-  const q0 = parseQ0(text, theorySection, file);
+  const { q0, theoryScales } = parseTheoryInfo(text, theorySection, file);
   const xGrid = parseXGrid(text, xGridSection, nx, file);
 
   const channelOf = new Int32Array(flags.length).fill(-1);
@@ -291,7 +316,16 @@ export function parseLegacyFkTable(text: string, options: ParseLegacyFkTableOpti
     inactiveChannels: options.inactiveChannels ?? 'error',
   });
   const name = options.name ?? fkTableNameOfFile(file) ?? gridInfo.setName ?? file;
-  const common = { name, file, q0, ndata, xGrid, values, cFactors: [] };
+  const common = {
+    name,
+    file,
+    q0,
+    ndata,
+    xGrid,
+    values,
+    cFactors: [],
+    ...(theoryScales === undefined ? {} : { theoryScales }),
+  };
   if (!hadronic) return { ...common, hadronic: false, channels: active };
   return {
     ...common,

@@ -63,6 +63,24 @@ describe.skipIf(!hasTable)('pineapplFkTable on the theory-208 HERA CC e⁻p tabl
     expect(table.fileVersion).toBe(0);
     expect(table.metadata.get('fk_assumptions')).toBe('Nf4Ind');
     expect(JSON.parse(table.metadata.get('theory') ?? '{}')).toMatchObject({ ID: 208, PTO: 1 });
+    // the theory card's "XIF": 1.0, "XIR": 1.0 (the metadata dump beside the table)
+    expect(fkTable.theoryScales).toEqual({ factorisation: 1, renormalisation: 1 });
+  });
+
+  it('should take the scale ratios from the theory card, and none from a card without them', () => {
+    const card = JSON.parse(grid.metadata.get('theory') ?? '{}') as Record<string, unknown>;
+    const varied = new Map(grid.metadata).set(
+      'theory',
+      JSON.stringify({ ...card, XIF: 2, XIR: 0.5 }),
+    );
+    expect(pineapplFkTable({ ...grid, metadata: varied }).fkTable.theoryScales).toEqual({
+      factorisation: 2,
+      renormalisation: 0.5,
+    });
+    for (const theory of ['{"ID": 208}', 'not json', '{"XIF": "2", "XIR": 1}']) {
+      const metadata = new Map(grid.metadata).set('theory', theory);
+      expect(pineapplFkTable({ ...grid, metadata }).fkTable).not.toHaveProperty('theoryScales');
+    }
   });
 
   it('should equal the stored values over x, read from the bytes by hand', () => {

@@ -13,7 +13,7 @@ import {
   type PineapplGrid,
   type PineapplImportedSubgrid,
 } from '@partonfit/io';
-import type { FkTable } from './fk-table.js';
+import type { FkTable, TheoryScaleRatios } from './fk-table.js';
 import { BEYOND_FLOAT32, FLOAT32_MAX } from './float32-range.js';
 
 /**
@@ -330,7 +330,9 @@ function checkOrders(grid: PineapplGrid): void {
  * term's factor multiplied in), and values divided by the bin normalisations and by x (by x1·x2
  * for hadronic tables), since PineAPPL convolves f where partonfit convolves x·f — what
  * validphys does. Channels come in ascending evolution index (`14 · first + second` for
- * hadronic tables), as legacy tables have them; a combination left all zero is dropped.
+ * hadronic tables), as legacy tables have them; a combination left all zero is dropped. The
+ * theory's scale ratios (`theoryScales`) come from the `XIF` and `XIR` of the theory card
+ * pineko stores under the metadata key `theory`, when it is there.
  *
  * @throws UnsupportedInputError - naming the file, for a grid that is not an FK table (several
  *   orders or scales, interpolation subgrids, no factorisation scale) or uses a convolution type or
@@ -451,6 +453,31 @@ export function pineapplFkTable(
   };
 }
 
+/**
+ * The scale ratios `XIF` and `XIR` of the theory card pineko stores as JSON under the grid's
+ * `theory` key; undefined when the key is absent, is not a JSON object or lacks either ratio as
+ * a positive number (the table then carries no scale information).
+ */
+function pineapplTheoryScales(
+  metadata: ReadonlyMap<string, string>,
+): TheoryScaleRatios | undefined {
+  const text = metadata.get('theory');
+  if (text === undefined) return undefined;
+  let card: unknown;
+  try {
+    card = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof card !== 'object' || card === null) return undefined;
+  const { XIF: factorisation, XIR: renormalisation } = card as Record<string, unknown>;
+  const positive = (value: unknown): value is number =>
+    typeof value === 'number' && Number.isFinite(value) && value > 0;
+  return positive(factorisation) && positive(renormalisation)
+    ? { factorisation, renormalisation }
+    : undefined;
+}
+
 /** The FK table without the channels that stayed all zero. */
 function compactTable(
   grid: PineapplGrid,
@@ -482,7 +509,16 @@ function compactTable(
     });
   }
   const name = options.name ?? pineapplTableNameOfFile(grid.file) ?? grid.file;
-  const base = { name, file: grid.file, q0: Math.sqrt(muf2), ndata, xGrid, cFactors: [] };
+  const theoryScales = pineapplTheoryScales(grid.metadata);
+  const base = {
+    name,
+    file: grid.file,
+    q0: Math.sqrt(muf2),
+    ndata,
+    xGrid,
+    cFactors: [],
+    ...(theoryScales === undefined ? {} : { theoryScales }),
+  };
   if (hadronic) {
     const pairs = kept.map(
       ({ combination }) =>

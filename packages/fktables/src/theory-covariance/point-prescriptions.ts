@@ -20,9 +20,16 @@ export interface CrossProcessTerm {
  *
  * - within one process (`name1 == name2` upstream, the process being `nnpdf31_process`):
  *   S = `sameProcessWeight` · Σ_v Δ_v Δ_vᵀ;
- * - between two processes: S₁₂ = Σ_terms weight · (Σ_{v∈term} Δ₁_v)(Σ_{v∈term} Δ₂_v)ᵀ, the
- *   renormalisation scale varied independently per process and the factorisation scale
- *   correlated across processes.
+ * - between two processes: S₁₂ = Σ_terms weight · (Σ_{v∈term} Δ₁_v)(Σ_{v∈term} Δ₂_v)ᵀ. A term of
+ *   one variation correlates it across the processes; a term summing two or three is the average
+ *   over those variations taken independently in each process.
+ *
+ * No prescription correlates the renormalisation scale across processes. The 3f, 5, 5bar and
+ * 9 point correlate the factorisation scale (a term per k_F ≠ 1, over the k_R it is paired with)
+ * and vary k_R independently (a term summing k_R = 2 and ½); the 3r point varies k_R
+ * independently; the 3 point varies its joint scale (k, k) independently per process, so it
+ * correlates neither scale; the 7 point correlates (2, 1) and (½, 1) and varies both k_R and the
+ * joint (2, 2), (½, ½) independently (`covmat_3pt` serves 3 and 3r, `covmat_3fpt` 3f).
  */
 export interface PointPrescription {
   readonly name: PointPrescriptionName;
