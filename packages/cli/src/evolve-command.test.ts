@@ -74,6 +74,27 @@ describe.skipIf(!hasInputs)('partonfit evolve', () => {
     }
   });
 
+  it('should skip an nnfit replica without an exportgrid (diverged), and say so', async () => {
+    const diverged = join(fit, 'nnfit', 'replica_3');
+    await mkdir(diverged);
+    const output = await mkdtemp(join(folder, 'diverged-'));
+    const result = await run(
+      'evolve',
+      fit,
+      '--theory',
+      card,
+      '--q-grid',
+      qGrid,
+      '--output',
+      output,
+    );
+    await rm(diverged, { recursive: true });
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('note: replica 3 of nnfit/ without an exportgrid\n');
+    expect(result.out).toContain('evolving 2 replica(s) of quick (nnfit)');
+    expect((await loadLhapdfSet(join(output, 'quick'))).numMembers).toBe(3);
+  });
+
   it("should hold NNPDF's threshold knots unless --threshold-knots matched", async () => {
     // theory 200 as NNPDF4.0 (NNLO): there the two conventions differ at mb
     const nnlo = join(folder, 'nnlo.yaml');

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { pathExists } from '@partonfit/io';
-import { basename, join, resolve } from 'node:path';
-import { FLAVOUR_BASIS, InputFileError } from '@partonfit/core';
+import { basename, resolve } from 'node:path';
+import { InputFileError } from '@partonfit/core';
 import {
   applyEvolutionOperator,
   lhapdfQGrid,
@@ -9,7 +8,7 @@ import {
   type TheoryCard,
   type ThresholdKnots,
 } from '@partonfit/evolution';
-import { listReplicaFolders, readExportGrid, type ExportGridContents } from '@partonfit/fit-folder';
+import { readFitReplicasAtQ0, type FitReplicasAtQ0 } from '@partonfit/fit-folder';
 import { parse } from 'yaml';
 import { defineCommand, UsageError } from './define-command.js';
 import { evolutionOperatorWithProgress, orderAndMethod } from './evolution-operator.js';
@@ -36,24 +35,6 @@ const THRESHOLD_KNOTS = { nnpdf: 'evolven3fit', matched: 'consistent' } as const
  */
 export const DEFAULT_THRESHOLD_KNOTS: ThresholdKnots = THRESHOLD_KNOTS.nnpdf;
 
-/** The replicas' exportgrids: postfit's when the fit has them, else nnfit's, as evolven3fit. */
-async function fitExportGrids(
-  fitFolder: string,
-): Promise<{ source: string; files: string[]; grids: ExportGridContents[] }> {
-  const fit = basename(fitFolder);
-  const postfit = join(fitFolder, 'postfit');
-  const source = (await pathExists(postfit)) ? 'postfit' : 'nnfit';
-  const replicas = (await listReplicaFolders(join(fitFolder, source))).filter((r) => r > 0);
-  if (replicas.length === 0) {
-    throw new InputFileError({
-      file: join(fitFolder, source),
-      problem: 'holds no replica_<r> folder',
-    });
-  }
-  const files = replicas.map((r) => join(fitFolder, source, `replica_${r}`, `${fit}.exportgrid`));
-  return { source, files, grids: await Promise.all(files.map(readExportGrid)) };
-}
-
 /** The scales of a `--q-grid` file: a YAML list of Q values in GeV. */
 async function qGridOf(file: string): Promise<number[]> {
   const values: unknown = parse(await readFile(file, 'utf8'));
@@ -63,34 +44,18 @@ async function qGridOf(file: string): Promise<number[]> {
   return values as number[];
 }
 
-/** The replicas' x·f as (replicas, x, flavours), checked to share one x-grid and Q0. */
-function stackReplicas(
-  grids: readonly ExportGridContents[],
-  files: readonly string[],
-  card: TheoryCard,
-): Float64Array {
-  const xGrid = grids[0].xGrid;
-  const size = xGrid.length * FLAVOUR_BASIS.length;
-  const stacked = new Float64Array(grids.length * size);
-  grids.forEach((grid, r) => {
-    if (grid.xGrid.length !== xGrid.length || grid.xGrid.some((x, i) => x !== xGrid[i])) {
-      throw new InputFileError({
-        file: files[r],
-        key: 'xgrid',
-        problem: `differs from ${files[0]}'s`,
-      });
-    }
-    const q0 = Math.sqrt(grid.q20);
-    if (Math.abs(q0 / card.q0 - 1) > 1e-6) {
-      throw new InputFileError({
-        file: files[r],
-        key: 'q20',
-        problem: `Q0 = ${q0} GeV, but the theory card ${card.file} has Q0 = ${card.q0} GeV`,
-      });
-    }
-    stacked.set(grid.pdfGrid, r * size);
-  });
-  return stacked;
+/**
+ * Refuses a theory card whose Q0 is not the fit's (its exportgrids' `q20`): the operator evolves
+ * from the card's Q0.
+ */
+function checkCardQ0(fitAtQ0: FitReplicasAtQ0, card: TheoryCard): void {
+  if (Math.abs(fitAtQ0.q0 / card.q0 - 1) > 1e-6) {
+    throw new InputFileError({
+      file: fitAtQ0.gridFile,
+      key: 'q20',
+      problem: `Q0 = ${fitAtQ0.q0} GeV, but the theory card ${card.file} has Q0 = ${card.q0} GeV`,
+    });
+  }
 }
 
 /**
@@ -140,10 +105,11 @@ export const evolveCommand = defineCommand({
     const fitFolder = resolve(folder);
     const fit = basename(fitFolder);
     const card = await evolveTheoryCard(fitFolder, values.theory);
-    const { source, files, grids } = await fitExportGrids(fitFolder);
-    const xf = stackReplicas(grids, files, card);
+    const fitAtQ0 = await readFitReplicasAtQ0(fitFolder);
+    checkCardQ0(fitAtQ0, card);
+    for (const note of fitAtQ0.notes) terminal.out(`note: ${note}\n`);
+    const { source, xGrid, xf, replicas } = fitAtQ0;
     if (values.eko !== undefined) {
-      const fitAtQ0 = { fit, source: files[0], xGrid: grids[0].xGrid, xf, replicas: grids.length };
       await evolveWithEko(
         card,
         fitAtQ0,
@@ -160,17 +126,16 @@ export const evolveCommand = defineCommand({
     const qGrid =
       values['q-grid'] === undefined ? lhapdfQGrid(card) : await qGridOf(values['q-grid']);
     terminal.out(
-      `evolving ${grids.length} replica(s) of ${fit} (${source}) from Q0 = ${card.q0} GeV to ` +
+      `evolving ${replicas} replica(s) of ${fit} (${source}) from Q0 = ${card.q0} GeV to ` +
         `${qGrid[qGrid.length - 1]} GeV at ${orderAndMethod(card)}, ${qGrid.length} scales\n`,
     );
-    const xGrid = grids[0].xGrid;
     const operator = await evolutionOperatorWithProgress(
       card,
       { xGrid, qGrid, thresholdKnots },
       { useCache: values['no-cache'] !== true, command: 'evolve' },
       terminal,
     );
-    const evolved = applyEvolutionOperator(operator, xf, grids.length);
+    const evolved = applyEvolutionOperator(operator, xf, replicas);
     const setFolder = await writeEvolvedLhapdfSet(resolve(values.output ?? fitFolder), {
       name: fit,
       description: `partonfit fit ${fit} evolved with ${card.file}`,
@@ -178,8 +143,8 @@ export const evolveCommand = defineCommand({
       xGrid,
       qGrid,
       values: evolved,
-      replicas: grids.length,
+      replicas,
     });
-    terminal.out(`wrote the LHAPDF set ${setFolder} (${grids.length + 1} members)\n`);
+    terminal.out(`wrote the LHAPDF set ${setFolder} (${replicas + 1} members)\n`);
   },
 });

@@ -9,25 +9,12 @@ import {
   type EkoOperator,
   type TheoryCard,
 } from '@partonfit/evolution';
+import type { FitReplicasAtQ0 } from '@partonfit/fit-folder';
 import { UsageError } from './define-command.js';
 import type { Terminal } from './terminal.js';
 
 /** Largest relative difference accepted between the card's αs and the EKO's at its scales. */
 const ALPHA_S_TOLERANCE = 1e-4;
-
-/** A fit's replicas at Q0, ready to evolve. */
-export interface FitAtQ0 {
-  /** The fit's name: the set's name. */
-  readonly fit: string;
-  /** Where the replicas come from (the first exportgrid), for error messages. */
-  readonly source: string;
-  /** The replicas' x knots (x). */
-  readonly xGrid: Float64Array;
-  /** x·f at Q0, (replicas, x, flavours) row-major in `FLAVOUR_BASIS` order. */
-  readonly xf: Float64Array;
-  /** The number of replicas. */
-  readonly replicas: number;
-}
 
 /** How `partonfit evolve` was asked to use an EKO. */
 export interface EkoRequest {
@@ -45,14 +32,18 @@ export interface EkoRequest {
  * The replicas on the EKO's input x-grid: as they are, or interpolated (log-x Lagrange, degree
  * 4, as eko and evolven3fit interpolate) when asked and the EKO's grid lies inside theirs.
  */
-function onEkoGrid(eko: EkoOperator, fitAtQ0: FitAtQ0, interpolateX: boolean): FitAtQ0 {
+function onEkoGrid(
+  eko: EkoOperator,
+  fitAtQ0: FitReplicasAtQ0,
+  interpolateX: boolean,
+): FitReplicasAtQ0 {
   if (!interpolateX) return fitAtQ0;
   const { xGrid, xf, replicas } = fitAtQ0;
   if (eko.inputXGrid[0] < xGrid[0]) {
     throw new InputFileError({
       file: eko.file,
       key: 'inputgrid',
-      problem: `starts at x = ${eko.inputXGrid[0]}, below the x-grid of ${fitAtQ0.source} (from ${xGrid[0]}): interpolation cannot reach it`,
+      problem: `starts at x = ${eko.inputXGrid[0]}, below the x-grid of ${fitAtQ0.gridFile} (from ${xGrid[0]}): interpolation cannot reach it`,
     });
   }
   return {
@@ -102,7 +93,7 @@ function checkEkoAgainstCard(eko: EkoOperator, card: TheoryCard): void {
  */
 export async function evolveWithEko(
   card: TheoryCard,
-  fitAtQ0: FitAtQ0,
+  fitAtQ0: FitReplicasAtQ0,
   request: EkoRequest,
   terminal: Terminal,
 ): Promise<void> {
@@ -111,8 +102,8 @@ export async function evolveWithEko(
     throw new UsageError('--q-grid and --eko exclude each other: the EKO holds its own scales');
   }
   const eko = await readEkoOperator(ekoFile);
-  const { fit, source, xGrid, xf, replicas } = onEkoGrid(eko, fitAtQ0, request.interpolateX);
-  const operator = ekoEvolutionOperator(eko, { xGrid, q0: card.q0, source });
+  const { fit, gridFile, xGrid, xf, replicas } = onEkoGrid(eko, fitAtQ0, request.interpolateX);
+  const operator = ekoEvolutionOperator(eko, { xGrid, q0: card.q0, source: gridFile });
   checkEkoAgainstCard(eko, card);
   const startsAtQ0 = Math.abs(operator.qGrid[0] / eko.q0 - 1) < 1e-8;
   const qGrid = [...(startsAtQ0 ? [] : [eko.q0]), ...operator.qGrid];

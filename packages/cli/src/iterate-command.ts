@@ -12,10 +12,10 @@ import {
   LARGE_X_POINTS,
   loadFitFolderRuncard,
   nextPreprocessing,
+  preprocessingRangeText,
   readFitReplicasAtQ0,
   SMALL_X_POINTS,
   type FlavourPreprocessing,
-  type PreprocessingRange,
   type RuncardSeed,
 } from '@partonfit/fit-folder';
 import { loadLhapdfSet, pathExists, writeFileAtomic } from '@partonfit/io';
@@ -52,21 +52,16 @@ replaced only with --overwrite. Relative paths in the runcard are kept as writte
 from the new runcard's folder.
 `;
 
-/** `[low, high]` for the table, or a dash. */
-function rangeText(range: PreprocessingRange | undefined): string {
-  return range === undefined ? '—' : `[${range[0]}, ${range[1]}]`;
-}
-
 /** One line per flavour: the ranges used and proposed, and the exponents they came from. */
 function preprocessingTable(proposals: readonly FlavourPreprocessing[]): string {
   const rows = [
     ['flavour', 'smallx used', 'proposed', 'largex used', 'proposed', 'α_eff(1e-6)', 'β_eff(0.95)'],
     ...proposals.map(({ flavour, used, proposed, smallx, largex }) => [
       flavour,
-      rangeText(used.smallx),
-      rangeText(proposed.smallx),
-      rangeText(used.largex),
-      rangeText(proposed.largex),
+      preprocessingRangeText(used.smallx),
+      preprocessingRangeText(proposed.smallx),
+      preprocessingRangeText(used.largex),
+      preprocessingRangeText(proposed.largex),
       `${smallx[0].mean.toFixed(3)} [${smallx[0].lower68.toFixed(3)}, ${smallx[0].upper68.toFixed(3)}]`,
       `${largex[1].mean.toFixed(3)} [${largex[1].lower68.toFixed(3)}, ${largex[1].upper68.toFixed(3)}]`,
     ]),

@@ -7,11 +7,13 @@ import {
   buildScanReport,
   checkReportScales,
   holdsScanTrials,
+  isSameScale,
   writeReport,
   type PdfEvolution,
   type Report,
   type WrittenReport,
 } from '@partonfit/report';
+import { readFitReplicasAtQ0 } from '@partonfit/fit-folder';
 import { fitBackendRequest } from '@partonfit/trainer';
 import { defineCommand, UsageError } from './define-command.js';
 import { evolutionOperatorWithProgress, orderAndMethod } from './evolution-operator.js';
@@ -40,17 +42,35 @@ async function reportBackend(
 const USAGE = `partonfit report <fit folder | scan folder> [--q <Q in GeV>,…] [--compare <LHAPDF set folder | fit folder>]… [--output <folder>] [--replica-curves] [--open] [--backend ${BACKEND_REQUESTS.join('|')}]`;
 
 /**
- * How `--q` evolves the fit: with the theory card its runcard names, the threshold knots and the
- * cached operator of `partonfit evolve`, the operator's build shown on standard error.
+ * The fit's own Q0, its exportgrids' scale, or undefined when its replicas do not read (the
+ * report then says why it draws no PDFs).
+ */
+async function fitQ0(folder: string): Promise<number | undefined> {
+  try {
+    return (await readFitReplicasAtQ0(folder)).q0;
+  } catch (error) {
+    if (PartonfitError.isInstance(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * How `--q` evolves the fit: not at all when every scale is the fit's own Q0 (its exportgrids'
+ * scale, which needs no theory card), else with the theory card its runcard names, the
+ * threshold knots and the cached operator of `partonfit evolve`, the operator's build shown on
+ * standard error.
  *
- * @throws UsageError naming `--q` when the runcard names no theory card, or for a scale below
- *   the card's Q0 or above its evolution grid
+ * @throws UsageError naming `--q` for a scale other than the fit's Q0 when the runcard names no
+ *   theory card or one of another Q0, or for a scale below the fit's Q0 or above the card's
+ *   evolution grid
  */
 async function reportEvolution(
   folder: string,
   scales: readonly number[],
   terminal: Terminal,
-): Promise<PdfEvolution> {
+): Promise<PdfEvolution | undefined> {
+  const q0 = await fitQ0(folder);
+  if (q0 === undefined || scales.every((q) => isSameScale(q, q0))) return undefined;
   const card = await runcardTheoryCard(folder);
   if (card === undefined) {
     throw new UsageError(
@@ -58,7 +78,7 @@ async function reportEvolution(
     );
   }
   try {
-    checkReportScales(scales, card.q0, card, '--q');
+    checkReportScales(scales, q0, card, '--q');
   } catch (error) {
     if (InvalidArgumentError.isInstance(error)) throw new UsageError(error.message);
     throw error;

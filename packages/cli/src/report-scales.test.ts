@@ -12,11 +12,11 @@ import { runCaptured as run } from './cli.fixture.js';
 const REPLICAS = 3;
 
 /**
- * The fit folder `<output>/closure` of the embedded closure runcard (theory `toyLH-LO`) with
- * exportgrids of the Les Houches toy PDF at Q0 = √2 GeV scaled by 1 + 0.05·sin r, without
- * training a fit.
+ * The fit folder `<output>/closure` of the embedded closure runcard (theory `toyLH-LO`, whose
+ * Q0 is √2 GeV) with exportgrids of the Les Houches toy PDF scaled by 1 + 0.05·sin r at Q0² =
+ * `q20` GeV² (by default the card's), without training a fit.
  */
-async function toyFit(output: string): Promise<string> {
+async function toyFit(output: string, q20 = 2): Promise<string> {
   const toy = rotateFlavours(EVOLUTION_TO_FLAVOUR, toyPdfXf(EXPORT_X_GRID));
   for (let replica = 1; replica <= REPLICAS; replica++) {
     const paths = fitFolderPaths(output, 'closure', replica);
@@ -24,7 +24,7 @@ async function toyFit(output: string): Promise<string> {
     const pdfGrid = toy.map((value) => value * (1 + 0.05 * Math.sin(replica)));
     await writeFile(
       paths.exportGrid,
-      formatExportGrid({ replica, q20: 2, xGrid: EXPORT_X_GRID, pdfGrid }),
+      formatExportGrid({ replica, q20, xGrid: EXPORT_X_GRID, pdfGrid }),
     );
   }
   const folder = join(output, 'closure');
@@ -128,7 +128,7 @@ describe('partonfit report --q', () => {
       ['100,', "--q: expected scales Q in GeV separated by commas, e.g. 1.65,100; got '100,'"],
       [
         '1,100',
-        '--q: Q = 1 GeV is below the Q0 = 1.4142135623730951 GeV of embedded theory card toyLH-LO: PDFs are evolved up from Q0',
+        "--q: Q = 1 GeV is below the fit's Q0 = 1.4142135623730951 GeV: PDFs are evolved up from Q0",
       ],
       [
         '2e5',
@@ -153,5 +153,48 @@ describe('partonfit report --q', () => {
       `partonfit report: --q: the PDFs are evolved to other scales with the fit's theory card: set evolution.theory_card in ${runcard}`,
     );
     expect(await readdir(output)).not.toContain('refused');
+  });
+
+  it("should draw the fit's Q0 without a theory card and without evolving", async () => {
+    const runcard = join(fit, 'runcard.yml');
+    const text = await readFile(runcard, 'utf8');
+    await writeFile(runcard, text.replace(/evolution:\n {2}theory_card: toyLH-LO\n/, ''));
+    const atQ0 = await run('report', fit, '--q', '1.4142', '--output', join(output, 'at-q0'));
+    await writeFile(runcard, text);
+    expect([atQ0.code, atQ0.error]).toEqual([0, '']);
+    expect(atQ0.out).not.toContain('evolving');
+    expect(atQ0.out).toContain(
+      'report of closure: summary, pdfs, effective-exponents, closure; 6 figures',
+    );
+  });
+
+  it("should check --q against the fit's own Q0 (its exportgrids'), not its theory card's", async () => {
+    // exportgrids at Q0 = 1.65 GeV; the runcard's card toyLH-LO starts at √2 GeV
+    const other = await toyFit(await mkdtemp(join(output, 'q0-1.65-')), 1.65 ** 2);
+    const atQ0 = await run('report', other, '--q', '1.65', '--backend', 'cpu');
+    expect([atQ0.code, atQ0.error]).toEqual([0, '']);
+    expect(atQ0.out).not.toContain('evolving');
+    const { title } = JSON.parse(
+      await readFile(join(other, 'report', 'data', 'pdf-flavour-logx.json'), 'utf8'),
+    ) as { title: string };
+    expect(title).toContain('1.65 GeV');
+    const cases = [
+      [
+        '1.4142',
+        "--q: Q = 1.4142 GeV needs the fit evolved from its Q0 = 1.65 GeV (its exportgrids' q20), but embedded theory card toyLH-LO has Q0 = 1.4142135623730951 GeV",
+      ],
+      [
+        '1.65,100',
+        "--q: Q = 100 GeV needs the fit evolved from its Q0 = 1.65 GeV (its exportgrids' q20), but embedded theory card toyLH-LO has Q0 = 1.4142135623730951 GeV",
+      ],
+    ];
+    for (const [q, message] of cases) {
+      const result = await run('report', other, '--q', q, '--output', join(output, 'refused'));
+      expect([q, result.code, result.error.split('\n')[0]]).toEqual([
+        q,
+        2,
+        `partonfit report: ${message}`,
+      ]);
+    }
   });
 });

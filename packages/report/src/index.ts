@@ -80,6 +80,7 @@ export { pdfDistanceRows, type PdfDistanceRow } from './pdf/pdf-distances.js';
 export {
   checkReportScales,
   evolvePdfReplicas,
+  isSameScale,
   largestEvolvedScale,
   SAME_SCALE_TOLERANCE,
   type PdfEvolution,
@@ -100,7 +101,15 @@ export {
   type ReplicaTraining,
 } from './records/fit-records.js';
 export { htmlPage, type ReportSection, type ReportTable } from './render/html-page.js';
-export { compileFigure, renderPng, renderSvg, vegaBrowserBundle } from './render/render-figure.js';
+export {
+  compileFigure,
+  dejaVuSansFiles,
+  pngFonts,
+  renderPng,
+  renderSvg,
+  vegaBrowserBundle,
+  type PngFonts,
+} from './render/render-figure.js';
 export { buildReport, type Report, type ReportOptions } from './report/build-report.js';
 export { effectiveExponentsSection } from './report/effective-exponents-section.js';
 export { figureCsv, writeReport, type WrittenReport } from './report/write-report.js';

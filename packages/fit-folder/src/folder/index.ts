@@ -25,6 +25,13 @@ export {
   type FitSummary,
   type FitTheoryCovarianceUse,
 } from './fit-summary.js';
+export {
+  fitReplicaSource,
+  readFitReplicasAtQ0,
+  type FitReplicaSource,
+  type FitReplicasAtQ0,
+  type ReplicasAtScale,
+} from './fit-replicas-at-q0.js';
 export { checkFitFolderRuncard, clearFitFolder } from './fit-folder-runcard.js';
 export { FIT_HYPERSCAN_FOLDER, keepFitHyperscan, loadFitFolderRuncard } from './fit-hyperscan.js';
 export {

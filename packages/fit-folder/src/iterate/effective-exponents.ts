@@ -8,21 +8,10 @@ import {
   type FitBasisDefinition,
 } from '@partonfit/core';
 import { interpolateLogCubicX } from '@partonfit/io';
+import type { ReplicasAtScale } from '../folder/fit-replicas-at-q0.js';
 
 /** Which effective exponent: α at small x, β at large x. */
 export type EffectiveExponent = 'alpha' | 'beta';
-
-/** The replicas of a PDF at one scale: x·f on an x grid in the flavour (LHA) basis. */
-export interface ReplicasAtScale {
-  /** The x grid (x), increasing: the exportgrids' grid. */
-  readonly xGrid: Float64Array;
-  /** x·f, (replicas, x, flavour) row-major, flavours in `FLAVOUR_BASIS` order. */
-  readonly xf: Float64Array;
-  /** The number of replicas. */
-  readonly replicas: number;
-  /** The file the x grid was read from (an exportgrid), which errors about it name. */
-  readonly gridFile?: string;
-}
 
 /**
  * The effective small-x exponent of one flavour at x, validphys's `alpha_eff`:

@@ -13,9 +13,7 @@ export {
   type EffectiveExponent,
   type EffectiveExponentGrid,
   type ExponentBand,
-  type ReplicasAtScale,
 } from './effective-exponents.js';
-export { readFitReplicasAtQ0, type FitReplicasAtQ0 } from './fit-replicas-at-q0.js';
 export {
   iteratedRuncardText,
   type RuncardIteration,
@@ -29,6 +27,7 @@ export {
   nextLargexRange,
   nextPreprocessing,
   nextSmallxRange,
+  preprocessingRangeText,
   RANGE_SIGNIFICANT_DIGITS,
   significantDigits,
   SMALL_X_POINTS,

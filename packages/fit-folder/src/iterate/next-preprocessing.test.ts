@@ -14,6 +14,7 @@ import {
   nextLargexRange,
   nextPreprocessing,
   nextSmallxRange,
+  preprocessingRangeText,
   significantDigits,
 } from './next-preprocessing.js';
 
@@ -56,6 +57,18 @@ describe("upstream's rule for the next ranges, by hand", () => {
   it('should propose nothing where an exponent is not finite', () => {
     expect(nextSmallxRange('v', [band(Number.NaN), atLargerX])).toBeUndefined();
     expect(nextLargexRange([band(1, 2), band(Number.NaN)])).toBeUndefined();
+  });
+});
+
+describe('preprocessingRangeText', () => {
+  it('should write a range with its rounded numbers as they are, and a dash for none', () => {
+    // the β range of the hand-worked bands above: [0.05392, 4.365]
+    const band5 = band(0.2, 0.4, 0.6, 0.8, 1);
+    expect(preprocessingRangeText(nextLargexRange([band(2, 2.5, 3, 3.5, 4), band5]))).toBe(
+      '[0.05392, 4.365]',
+    );
+    expect(preprocessingRangeText([0, 2])).toBe('[0, 2]');
+    expect(preprocessingRangeText(nextLargexRange([band5, band(Number.NaN)]))).toBe('—');
   });
 });
 

@@ -1,13 +1,18 @@
 import { InvalidArgumentError, findFitBasis, type Runcard } from '@partonfit/core';
-import {
-  effectiveExponentGrid,
-  exponentBands,
-  type ExponentBand,
-  type ReplicasAtScale,
-} from './effective-exponents.js';
+import type { ReplicasAtScale } from '../folder/fit-replicas-at-q0.js';
+import { effectiveExponentGrid, exponentBands, type ExponentBand } from './effective-exponents.js';
 
 /** A preprocessing range `[low, high]` of a runcard's `fitting.basis`. */
 export type PreprocessingRange = readonly [number, number];
+
+/**
+ * A preprocessing range as the iteration's tables write it (`partonfit iterate`, the report's
+ * effective exponents): `[low, high]` with the numbers as they are, or `—` for none (a range
+ * kept, or `largex` with `feature_scaling_points`).
+ */
+export function preprocessingRangeText(range: PreprocessingRange | undefined): string {
+  return range === undefined ? '—' : `[${range[0]}, ${range[1]}]`;
+}
 
 /**
  * Where the next small-x range is read, upstream's defaults (validphys

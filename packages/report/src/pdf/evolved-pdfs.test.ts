@@ -160,7 +160,7 @@ describe('checkReportScales', () => {
       checkReportScales(scales, Math.SQRT2, theory, '--q');
     };
     expect(check([100, 1], card)).toThrow(
-      '--q: Q = 1 GeV is below the Q0 = 1.4142135623730951 GeV of embedded theory card toyLH-LO: PDFs are evolved up from Q0',
+      "--q: Q = 1 GeV is below the fit's Q0 = 1.4142135623730951 GeV: PDFs are evolved up from Q0",
     );
     expect(check([2e5], card)).toThrow(
       '--q: Q = 200000 GeV is above the evolution grid of embedded theory card toyLH-LO, which ends at 100000 GeV',
@@ -170,5 +170,23 @@ describe('checkReportScales', () => {
     );
     expect(check([0], card)).toThrow('--q: expected scales Q > 0 in GeV, got 0');
     expect(check([], card)).toThrow('--q: expected at least one scale Q in GeV');
+  });
+
+  it("should compare with the fit's Q0, not the card's: the fit's Q0 needs no card", () => {
+    // a fit at Q0 = 1.65 GeV and the toy card's Q0 = √2 GeV
+    const atFitQ0 = (theory: TheoryCard | undefined) => () => {
+      checkReportScales([1.65, 1.6501], 1.65, theory, '--q');
+    };
+    expect(atFitQ0(undefined)).not.toThrow();
+    expect(atFitQ0(card)).not.toThrow();
+    // 1.5 GeV lies above the card's Q0 but below the fit's, and the card starts elsewhere
+    expect(() => {
+      checkReportScales([1.5], 1.65, card, '--q');
+    }).toThrow(
+      "--q: Q = 1.5 GeV needs the fit evolved from its Q0 = 1.65 GeV (its exportgrids' q20), but embedded theory card toyLH-LO has Q0 = 1.4142135623730951 GeV",
+    );
+    expect(() => {
+      checkReportScales([1.5], 1.65, { ...card, q0: 1.65 }, '--q');
+    }).toThrow("--q: Q = 1.5 GeV is below the fit's Q0 = 1.65 GeV: PDFs are evolved up from Q0");
   });
 });

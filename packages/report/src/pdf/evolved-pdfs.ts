@@ -48,9 +48,9 @@ export function largestEvolvedScale(card: TheoryCard): number {
 }
 
 /**
- * Checks the scales a report draws the PDFs at: positive numbers; each one the fit's Q0
- * ({@link isSameScale}) or, with a theory card, between the card's Q0 and
- * {@link largestEvolvedScale}.
+ * Checks the scales a report draws the PDFs at: positive numbers; each one the fit's own Q0 (its
+ * exportgrids' scale, {@link isSameScale}), which needs no theory card, or, evolved with a theory
+ * card of the fit's Q0, between that Q0 and {@link largestEvolvedScale}.
  *
  * @param scales - the scales Q in GeV
  * @param fitQ0 - the fit's Q0 in GeV (its exportgrids' scale)
@@ -74,10 +74,13 @@ export function checkReportScales(
         `Q = ${q} GeV is not the fit's Q0 = ${fitQ0} GeV, and there is no theory card to evolve the fit with`,
       );
     }
-    if (q < card.q0) {
+    if (!isSameScale(card.q0, fitQ0)) {
       throw fail(
-        `Q = ${q} GeV is below the Q0 = ${card.q0} GeV of ${card.file}: PDFs are evolved up from Q0`,
+        `Q = ${q} GeV needs the fit evolved from its Q0 = ${fitQ0} GeV (its exportgrids' q20), but ${card.file} has Q0 = ${card.q0} GeV`,
       );
+    }
+    if (q < fitQ0) {
+      throw fail(`Q = ${q} GeV is below the fit's Q0 = ${fitQ0} GeV: PDFs are evolved up from Q0`);
     }
     const largest = largestEvolvedScale(card);
     if (q > largest) {

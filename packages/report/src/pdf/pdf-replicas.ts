@@ -1,12 +1,5 @@
-import { join } from 'node:path';
-import {
-  EVOLUTION_TO_FLAVOUR,
-  FLAVOUR_BASIS,
-  FLAVOUR_TO_EVOLUTION,
-  InputFileError,
-  rotateFlavours,
-} from '@partonfit/core';
-import { listReplicaFolders, readExportGrid } from '@partonfit/fit-folder';
+import { EVOLUTION_TO_FLAVOUR, FLAVOUR_TO_EVOLUTION, rotateFlavours } from '@partonfit/core';
+import { readFitReplicasAtQ0 } from '@partonfit/fit-folder';
 import {
   lhapdfMemberFile,
   loadLhapdfMember,
@@ -14,8 +7,6 @@ import {
   pathExists,
   xfAtScale,
 } from '@partonfit/io';
-
-const FLAVOURS = FLAVOUR_BASIS.length;
 
 /** What a set of PDF members is: a fit's replicas, an LHAPDF set, or a closure test's truth. */
 export type PdfSetKind = 'fit' | 'lhapdf' | 'truth';
@@ -57,62 +48,24 @@ export function rotateMembers(values: Float64Array, to: 'evolution' | 'flavour')
 }
 
 /**
- * The replicas of a fit folder from their exportgrids: postfit's selection
- * (`postfit/replica_1 … n`) when `postfit/` exists, else every `nnfit/replica_<r>` with an
- * exportgrid (a replica folder without one — a diverged replica without a best epoch — is
- * skipped and named in the notes).
+ * The replicas of a fit folder at its Q0, read by `readFitReplicasAtQ0` (postfit's selection when
+ * `postfit/` exists, else every `nnfit/replica_<r>` with an exportgrid), the central value their
+ * mean; the notes say where the replicas come from and which were skipped.
  *
- * @throws InputFileError naming the folder when no replica has an exportgrid, or an exportgrid
- *   on another x grid than the first
+ * @throws InputFileError naming the folder or exportgrid that does not read (`readFitReplicasAtQ0`)
  */
-export async function fitPdfReplicas(fitFolder: string, fit: string): Promise<PdfReplicas> {
-  const postfit = join(fitFolder, 'postfit');
-  const hasPostfit = await pathExists(postfit);
-  const parent = hasPostfit ? postfit : join(fitFolder, 'nnfit');
-  const numbers = (await listReplicaFolders(parent)).filter((replica) => replica > 0);
-  const grids = [];
-  const missing: number[] = [];
-  for (const replica of numbers) {
-    const file = join(parent, `replica_${replica}`, `${fit}.exportgrid`);
-    if (await pathExists(file)) grids.push({ file, grid: await readExportGrid(file) });
-    else missing.push(replica);
-  }
-  if (grids.length === 0) {
-    throw new InputFileError({ file: parent, problem: `no replica_<n>/${fit}.exportgrid` });
-  }
-  const [first] = grids;
-  const size = first.grid.xGrid.length * FLAVOURS;
-  const replicas = new Float64Array(grids.length * size);
-  grids.forEach(({ file, grid }, r) => {
-    const sameGrid =
-      grid.xGrid.length === first.grid.xGrid.length &&
-      grid.xGrid.every((x, i) => x === first.grid.xGrid[i]);
-    if (!sameGrid) {
-      throw new InputFileError({
-        file,
-        key: 'xgrid',
-        problem: `another x grid than ${first.file}`,
-      });
-    }
-    replicas.set(grid.pdfGrid, r * size);
-  });
-  const notes = [
-    `${grids.length} replica${grids.length === 1 ? '' : 's'} from ${hasPostfit ? 'postfit/' : 'nnfit/ (no postfit: every fitted replica)'}`,
-  ];
-  if (missing.length > 0) {
-    notes.push(
-      `replica${missing.length === 1 ? '' : 's'} ${missing.join(', ')} without an exportgrid`,
-    );
-  }
+export async function fitPdfReplicas(fitFolder: string): Promise<PdfReplicas> {
+  const fit = await readFitReplicasAtQ0(fitFolder);
+  const from = fit.source === 'postfit' ? 'postfit/' : 'nnfit/ (no postfit: every fitted replica)';
   return {
-    label: fit,
+    label: fit.fit,
     kind: 'fit',
-    q: Math.sqrt(first.grid.q20),
-    xGrid: first.grid.xGrid,
-    central: replicaMean(replicas, grids.length),
-    replicas,
-    replicaCount: grids.length,
-    notes,
+    q: fit.q0,
+    xGrid: fit.xGrid,
+    central: replicaMean(fit.xf, fit.replicas),
+    replicas: fit.xf,
+    replicaCount: fit.replicas,
+    notes: [`${fit.replicas} replica${fit.replicas === 1 ? '' : 's'} from ${from}`, ...fit.notes],
   };
 }
 

@@ -1,7 +1,10 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
 import { trainingFigure } from '../figures/figure-specs.js';
-import { renderPng, renderSvg } from './render-figure.js';
+import { dejaVuSansFiles, pngFonts, renderPng, renderSvg } from './render-figure.js';
 
 /** The PNG signature and the width and height of its IHDR chunk. */
 function pngSize(png: Buffer): { signature: string; width: number; height: number } {
@@ -68,4 +71,51 @@ describe('renderPng', () => {
     // The axis titles and labels and the legend are text: hundreds of pixels more ink.
     expect(withText - inkedPixels(withoutFonts)).toBeGreaterThan(500);
   });
+});
+
+describe('the PNG fonts', () => {
+  it("should find DejaVu Sans's styles in nested font folders, the first of each name", async () => {
+    const root = await mkdtemp(join(tmpdir(), 'partonfit-fonts-'));
+    const [system, user] = [join(root, 'system'), join(root, 'user')];
+    const files = [
+      join(system, 'truetype', 'dejavu', 'DejaVuSans.ttf'),
+      join(system, 'truetype', 'dejavu', 'DejaVuSans-Bold.ttf'),
+      join(system, 'truetype', 'dejavu', 'DejaVuSansMono.ttf'),
+      join(system, 'truetype', 'dejavu', 'DejaVuSansCondensed.ttf'),
+      join(system, 'truetype', 'dejavu', 'DejaVuSerif.ttf'),
+      join(user, 'DejaVuSans.ttf'),
+      join(user, 'DejaVuSans-Oblique.ttf'),
+    ];
+    for (const file of files) {
+      await mkdir(join(file, '..'), { recursive: true });
+      await writeFile(file, '');
+    }
+    const found = dejaVuSansFiles([user, join(root, 'no-such-folder'), system]);
+    expect(found.sort()).toEqual([files[1], files[5], files[6]].sort());
+    expect(dejaVuSansFiles([join(root, 'no-such-folder')])).toEqual([]);
+    await rm(root, { recursive: true });
+  });
+
+  it("should load DejaVu Sans's files alone when there are any, else scan the system's fonts", () => {
+    const family = { defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans' };
+    expect(pngFonts(['/fonts/DejaVuSans.ttf'])).toEqual({
+      loadSystemFonts: false,
+      fontFiles: ['/fonts/DejaVuSans.ttf'],
+      ...family,
+    });
+    expect(pngFonts([])).toEqual({ loadSystemFonts: true, ...family });
+  });
+
+  const installed = dejaVuSansFiles();
+  if (installed.length === 0)
+    console.warn('skipping the DejaVu Sans PNG test: it is not installed');
+
+  it.skipIf(installed.length === 0)(
+    "should draw the same pixels from DejaVu Sans's files as from all the system's fonts",
+    async () => {
+      const svg = await renderSvg(figure());
+      const fromSystem = new Resvg(svg, { font: pngFonts([]) }).render().asPng();
+      expect(renderPng(svg).equals(fromSystem)).toBe(true);
+    },
+  );
 });

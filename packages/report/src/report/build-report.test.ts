@@ -61,7 +61,7 @@ describe('buildReport', () => {
     expect(pdfs.notes).toContain(
       'synthetic: 2 replicas from nnfit/ (no postfit: every fitted replica)',
     );
-    expect(pdfs.notes).toContain('synthetic: replica 3 without an exportgrid');
+    expect(pdfs.notes).toContain('synthetic: replica 3 of nnfit/ without an exportgrid');
     expect(pdfs.notes).toContain(
       `${join(folder, 'no-such-set')}: no LHAPDF set no-such-set here; \`partonfit get pdf no-such-set\` downloads it into the data folder, where runcards without data_paths.lhapdf look`,
     );
@@ -264,7 +264,7 @@ describe('buildReport at other scales', () => {
     const build = (scales: number[], evolution?: { card: TheoryCard }) =>
       buildReport(folder, { predictions: false, scales, ...(evolution && { evolution }) });
     await expect(build([1], { card })).rejects.toThrow(
-      'scales: Q = 1 GeV is below the Q0 = 1.4142135623730951 GeV of embedded theory card toyLH-LO',
+      "scales: Q = 1 GeV is below the fit's Q0 = 1.4142135623730951 GeV",
     );
     await expect(build([1e6], { card })).rejects.toThrow(
       'scales: Q = 1000000 GeV is above the evolution grid of embedded theory card toyLH-LO, which ends at 100000 GeV',
@@ -273,7 +273,7 @@ describe('buildReport at other scales', () => {
       "scales: Q = 100 GeV is not the fit's Q0 = 1.4142135623730951 GeV, and there is no theory card",
     );
     await expect(build([100], { card: { ...card, q0: 1.65, file: 'card.yaml' } })).rejects.toThrow(
-      "evolution: the fit's exportgrids are at Q0 = 1.4142135623730951 GeV, but card.yaml has Q0 = 1.65 GeV",
+      "scales: Q = 100 GeV needs the fit evolved from its Q0 = 1.4142135623730951 GeV (its exportgrids' q20), but card.yaml has Q0 = 1.65 GeV",
     );
   });
 });

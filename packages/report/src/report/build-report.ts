@@ -1,8 +1,8 @@
 import { basename, join, resolve } from 'node:path';
-import { InputFileError, InvalidArgumentError, PartonfitError } from '@partonfit/core';
+import { InputFileError, PartonfitError } from '@partonfit/core';
+import { fitReplicaSource } from '@partonfit/fit-folder';
 import { closureTruth, inputPaths, type PdfAtXGrid } from '@partonfit/fktables';
 import { closureBiasVariance, type DatasetBiasVariance } from '../chi2/closure-bias.js';
-import { isFitFolder } from '@partonfit/trainer';
 import {
   compareWithData,
   predictingPdf,
@@ -75,9 +75,8 @@ type FigureSet =
 
 /** A compare set: a fit folder read at Q0 (on the fit's x grid), or an LHAPDF set. */
 async function compareSet(path: string, fit: PdfReplicas, label?: string): Promise<FigureSet> {
-  if (!(await isFitFolder(path))) return { lhapdf: path, label };
-  const folder = resolve(path);
-  const other = await fitPdfReplicas(folder, basename(folder));
+  if ((await fitReplicaSource(path)) === undefined) return { lhapdf: path, label };
+  const other = await fitPdfReplicas(path);
   const same =
     other.xGrid.length === fit.xGrid.length && other.xGrid.every((x, i) => x === fit.xGrid[i]);
   if (!same) throw new InputFileError({ file: path, problem: `its x grid is not ${fit.label}'s` });
@@ -119,22 +118,15 @@ function setLabels(fit: string, folder: string, compare: readonly string[]): Map
 }
 
 /**
- * The scales the PDFs are drawn at, checked ({@link checkReportScales}), in increasing order,
- * scales written alike ({@link scaleText}) once, the fit's Q0 as the fit's own value.
+ * The scales the PDFs are drawn at, checked against the fit's Q0 ({@link checkReportScales}), in
+ * increasing order, scales written alike ({@link scaleText}) once, the fit's Q0 as the fit's own
+ * value.
  *
- * @throws InvalidArgumentError for a scale that cannot be drawn, or a theory card of another Q0
+ * @throws InvalidArgumentError for a scale that cannot be drawn (with a theory card of another Q0)
  */
 function drawnScales(fit: PdfReplicas, options: ReportOptions): number[] {
   const requested = options.scales ?? [fit.q];
-  const card = options.evolution?.card;
-  checkReportScales(requested, fit.q, card);
-  const evolved = requested.some((q) => !isSameScale(q, fit.q));
-  if (evolved && card !== undefined && !isSameScale(card.q0, fit.q)) {
-    throw new InvalidArgumentError({
-      argument: 'evolution',
-      problem: `the fit's exportgrids are at Q0 = ${fit.q} GeV, but ${card.file} has Q0 = ${card.q0} GeV`,
-    });
-  }
+  checkReportScales(requested, fit.q, options.evolution?.card);
   const byText = new Map<string, number>();
   for (const q of requested) {
     const scale = isSameScale(q, fit.q) ? fit.q : q;
@@ -219,9 +211,9 @@ async function pdfSections(
  * an initialised TensorFlow.js backend (`initBackend` of `@partonfit/backend`).
  *
  * @throws RuncardError for a fit folder without a valid `runcard.yml`; InputFileError for a
- *   folder without `nnfit/`; InvalidArgumentError (`scales`) for a scale below the theory's Q0,
- *   above its evolution grid (`largestEvolvedScale`) or other than Q0 without `evolution`,
- *   and (`evolution`) for a theory card of another Q0 than the fit's
+ *   folder without `nnfit/`; InvalidArgumentError (`scales`) for a scale other than the fit's Q0
+ *   without `evolution` or with a theory card of another Q0 than the fit's, below the fit's Q0,
+ *   or above the card's evolution grid (`largestEvolvedScale`)
  */
 export async function buildReport(fitFolder: string, options: ReportOptions = {}): Promise<Report> {
   const folder = resolve(fitFolder);
@@ -230,7 +222,7 @@ export async function buildReport(fitFolder: string, options: ReportOptions = {}
   const sections: ReportSection[] = [];
   const compare = options.compare ?? [];
   const labels = setLabels(records.fit, folder, compare);
-  const fit = await fitPdfReplicas(folder, records.fit).catch(problemOf);
+  const fit = await fitPdfReplicas(folder).catch(problemOf);
   if (typeof fit === 'string') problems.push(`PDFs: ${fit}`);
   const scales = typeof fit === 'string' ? [] : drawnScales(fit, options);
 

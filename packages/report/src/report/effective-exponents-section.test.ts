@@ -13,7 +13,7 @@ import { replicaShapedFit } from './report.fixture.js';
 describe('effectiveExponentsSection', () => {
   it("should draw each flavour's exponents against the ranges used and proposed, and tabulate them", async () => {
     const folder = await replicaShapedFit(4, 200);
-    const fit = await fitPdfReplicas(folder, 'closure');
+    const fit = await fitPdfReplicas(folder);
     const { runcard } = parseRuncard(await readFile(CLOSURE_RUNCARD, 'utf8'));
     const section = effectiveExponentsSection(fit, runcard);
     const proposals = nextPreprocessing(

@@ -9,10 +9,10 @@ import {
   exponentBands,
   LARGE_X_POINTS,
   nextPreprocessing,
+  preprocessingRangeText,
   SMALL_X_POINTS,
   type EffectiveExponent,
   type ExponentBand,
-  type PreprocessingRange,
   type ReplicasAtScale,
 } from '@partonfit/fit-folder';
 import {
@@ -34,10 +34,6 @@ function spaced(first: number, last: number, count: number, scale: 'log' | 'line
     const value = from + ((to - from) * i) / (count - 1);
     return scale === 'log' ? Math.exp(value) : value;
   });
-}
-
-function rangeText(range: PreprocessingRange | undefined): string {
-  return range === undefined ? '—' : `[${range[0]}, ${range[1]}]`;
 }
 
 function bandText(band: ExponentBand): string {
@@ -150,10 +146,10 @@ export function effectiveExponentsSection(fit: PdfReplicas, runcard: Runcard): R
         ],
         rows: proposals.map((proposal, f) => [
           labels[f],
-          rangeText(proposal.used.smallx),
-          rangeText(proposal.proposed.smallx),
-          rangeText(proposal.used.largex),
-          rangeText(proposal.proposed.largex),
+          preprocessingRangeText(proposal.used.smallx),
+          preprocessingRangeText(proposal.proposed.smallx),
+          preprocessingRangeText(proposal.used.largex),
+          preprocessingRangeText(proposal.proposed.largex),
           ...[...proposal.smallx, ...proposal.largex].map(bandText),
         ]),
       },

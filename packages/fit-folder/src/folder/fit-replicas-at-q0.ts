@@ -2,10 +2,24 @@ import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { FLAVOUR_BASIS, InputFileError } from '@partonfit/core';
 import { pathExists } from '@partonfit/io';
-import { readExportGrid } from '../folder/exportgrid-reader.js';
-import { listReplicaFolders } from '../folder/replica-folders.js';
 import { POSTFIT_FILES } from '../postfit/postfit.js';
-import type { ReplicasAtScale } from './effective-exponents.js';
+import { readExportGrid } from './exportgrid-reader.js';
+import { listReplicaFolders } from './replica-folders.js';
+
+/** The replicas of a PDF at one scale: x·f on an x grid in the flavour (LHA) basis. */
+export interface ReplicasAtScale {
+  /** The x grid (x), increasing: the exportgrids' grid. */
+  readonly xGrid: Float64Array;
+  /** x·f, (replicas, x, flavour) row-major, flavours in `FLAVOUR_BASIS` order. */
+  readonly xf: Float64Array;
+  /** The number of replicas. */
+  readonly replicas: number;
+  /** The file the x grid was read from (an exportgrid), which errors about it name. */
+  readonly gridFile?: string;
+}
+
+/** Where a fit's replicas are read from: postfit's selection, or every fitted replica. */
+export type FitReplicaSource = 'postfit' | 'nnfit';
 
 /** A fit's replicas at its fitting scale Q0, read from their exportgrids. */
 export interface FitReplicasAtQ0 extends ReplicasAtScale {
@@ -14,47 +28,55 @@ export interface FitReplicasAtQ0 extends ReplicasAtScale {
   /** The fit folder, absolute. */
   readonly folder: string;
   /** `postfit` when postfit's selection was read, `nnfit` (every fitted replica) before postfit. */
-  readonly source: 'postfit' | 'nnfit';
+  readonly source: FitReplicaSource;
   /** The replica folders read (`<source>/replica_<n>`), in order. */
   readonly replicaFolders: readonly number[];
   /** Q0 in GeV, from the exportgrids' `q20`. */
   readonly q0: number;
+  /** The first replica's exportgrid, whose x grid and Q0 the others were checked against. */
+  readonly gridFile: string;
   /** What the reader skipped, in words (nnfit replicas without an exportgrid). */
   readonly notes: readonly string[];
 }
 
-async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
+/**
+ * Which replicas of a fit folder are read, the one rule of every command: postfit's selection
+ * when `postfit/` exists, else nnfit's.
+ *
+ * @returns the source, or undefined for a folder that holds neither (not a fit folder)
+ */
+export async function fitReplicaSource(fitFolder: string): Promise<FitReplicaSource | undefined> {
+  for (const source of [POSTFIT_FILES.folder, 'nnfit'] as const) {
+    const info = await stat(join(fitFolder, source)).catch(() => undefined);
+    if (info?.isDirectory() === true) return source;
   }
+  return undefined;
 }
 
 /**
- * The replicas of a fit folder at Q0 from their exportgrids, as `partonfit evolve` takes them:
- * postfit's selection (`postfit/replica_1 … n`, replica 0 the average left out) when `postfit/`
- * exists, else every `nnfit/replica_<r>` that has an exportgrid (a diverged replica without one
- * is skipped and named in the notes).
+ * The replicas of a fit folder at Q0 from their exportgrids, by one rule for every command that
+ * reads them (`partonfit evolve`, `iterate`, `report`): postfit's selection
+ * (`postfit/replica_1 … n`, replica 0 the average left out) when `postfit/` exists, else every
+ * `nnfit/replica_<r>` that has an exportgrid (a diverged replica without one is skipped and
+ * named in the notes).
  *
  * @param fitFolder - `<output>/<fit>`
  * @throws InputFileError naming the folder that is not a fit folder (neither `nnfit/` nor
  *   `postfit/`), a `postfit/` or `nnfit/` without replicas, a postfit replica without its
- *   exportgrid, or the exportgrid whose x grid or Q0 differs from the first's
+ *   exportgrid, an exportgrid that does not read (file, line and key), or the exportgrid whose x
+ *   grid or Q0 differs from the first's
  */
 export async function readFitReplicasAtQ0(fitFolder: string): Promise<FitReplicasAtQ0> {
   const folder = resolve(fitFolder);
   const fit = basename(folder);
-  const postfit = join(folder, POSTFIT_FILES.folder);
-  const nnfit = join(folder, 'nnfit');
-  const source = (await isFolder(postfit)) ? 'postfit' : 'nnfit';
-  if (source === 'nnfit' && !(await isFolder(nnfit))) {
+  const source = await fitReplicaSource(folder);
+  if (source === undefined) {
     throw new InputFileError({
       file: folder,
       problem: 'not a fit folder: it holds neither nnfit/ nor postfit/ (partonfit fit writes them)',
     });
   }
-  const parent = source === 'postfit' ? postfit : nnfit;
+  const parent = join(folder, source);
   const numbers = (await listReplicaFolders(parent)).filter((replica) => replica > 0);
   const files = numbers.map((replica) => join(parent, `replica_${replica}`, `${fit}.exportgrid`));
   const present = await Promise.all(files.map((file) => pathExists(file)));
@@ -76,8 +98,7 @@ export async function readFitReplicasAtQ0(fitFolder: string): Promise<FitReplica
     });
   }
   const grids = [];
-  for (const replica of read) {
-    const file = join(parent, `replica_${replica}`, `${fit}.exportgrid`);
+  for (const file of files.filter((_, i) => present[i])) {
     grids.push({ file, grid: await readExportGrid(file) });
   }
   const [first] = grids;
