@@ -1,13 +1,9 @@
-import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { InputFileError } from '@partonfit/core';
-import { listReplicaFolders } from '@partonfit/fit-folder';
+import { fitReplicaSource, listReplicaFolders, type FitReplicaSource } from '@partonfit/fit-folder';
 import { loadFitRuncard } from './fit-runcard.js';
 import type { ReplicaParameters } from './replica-parameters.js';
 import { readReplicaWeights, type ReplicaWeightsMetadata } from './replica-weights-file.js';
-
-/** Where a fit's replicas are read from: the postfit selection, or every fitted replica. */
-export type ReplicaSource = 'postfit' | 'nnfit';
 
 /** One member of a fit's replica set. */
 export interface FitMember {
@@ -24,24 +20,16 @@ export interface FitMember {
 export interface FitReplicaSet {
   /** The fit's name (its folder's name). */
   readonly fit: string;
-  readonly source: ReplicaSource;
+  readonly source: FitReplicaSource;
   /** The fit scale Q0 in GeV, the same for every member. */
   readonly q0: number;
   /** The members in increasing member order. */
   readonly members: readonly FitMember[];
 }
 
-async function isFolder(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** Whether `path` is a fit folder: a folder holding `nnfit/` or `postfit/`. */
 export async function isFitFolder(path: string): Promise<boolean> {
-  return (await isFolder(join(path, 'postfit'))) || (await isFolder(join(path, 'nnfit')));
+  return (await fitReplicaSource(path)) !== undefined;
 }
 
 /**
@@ -56,7 +44,7 @@ export async function isFitFolder(path: string): Promise<boolean> {
 export async function loadFitReplicas(fitFolder: string): Promise<FitReplicaSet> {
   const folder = resolve(fitFolder);
   const fit = await loadFitRuncard(folder);
-  const source: ReplicaSource = (await isFolder(join(folder, 'postfit'))) ? 'postfit' : 'nnfit';
+  const source = (await fitReplicaSource(folder)) ?? 'nnfit';
   const parent = join(folder, source);
   const numbers = (await listReplicaFolders(parent)).filter((member) => member > 0);
   if (numbers.length === 0) {

@@ -24,7 +24,6 @@ export {
   loadFitReplicas,
   type FitMember,
   type FitReplicaSet,
-  type ReplicaSource,
 } from './fit-replicas.js';
 export { MODEL_FILES, modelFolderHandler } from './model-folder-handler.js';
 export { replicaHyperparameters, type HyperparameterSource } from './replica-hyperparameters.js';
