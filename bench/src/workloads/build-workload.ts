@@ -1,6 +1,7 @@
 import { deriveNamedSeed, SeededRandom, type Runcard } from '@partonfit/core';
 import {
   createObservable,
+  datasetCovarianceChi2,
   eigenbasisSplit,
   factorCovarianceBlocks,
   interpolationXGrid,
@@ -69,7 +70,7 @@ function hadronicTable(
  * values = the Les Houches toy PDF through those tables, the synthetic block-diagonal covariance,
  * each replica's pseudodata and diagonal-basis training/validation split (fktables' builders, with
  * the runcard's seeds, so replica r's arrays do not depend on the other replicas), the shared
- * experimental χ² and the positivity and integrability sets.
+ * experimental χ² (whole and per dataset) and the positivity and integrability sets.
  *
  * @param replicas - the replicas, 1-based
  * @throws InvalidArgumentError - for a spec whose experiments are not contiguous
@@ -121,6 +122,7 @@ export function buildWorkload(spec: WorkloadSpec, replicas: readonly number[]): 
     sameForAllReplicas: runcard.same_trvl_per_replica,
     diagonalFrac: runcard.diagonal_frac,
   });
+  const experimental = sharedCovarianceChi2(blocks);
   const inputs: FitInputs = {
     key: `bench-${spec.name}-${spec.seed}-${replicas.join(',')}`,
     replicas: [...replicas],
@@ -132,7 +134,12 @@ export function buildWorkload(spec: WorkloadSpec, replicas: readonly number[]): 
     pseudodata: Float32Array.from(pseudodata),
     training: split.training,
     validation: split.validation,
-    experimental: sharedCovarianceChi2(blocks),
+    experimental,
+    experimentalByDataset: datasetCovarianceChi2(
+      blocks,
+      datasets.map(({ offset, ndata: size }) => ({ offset, size })),
+      experimental,
+    ),
     trainingCounts: split.trainingModes,
     validationCounts: split.validationModes,
     positivity: lagrange(spec.positivity),

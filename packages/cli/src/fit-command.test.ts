@@ -30,6 +30,8 @@ describe('partonfit fit', () => {
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/fit short: 4 replica\(s\) on cpu, 40 epochs/);
     expect(result.out).toMatch(/closure test: bias\/variance = \d/);
+    expect(result.out).toContain('  χ² covariance: C = experimental covariance\n');
+    expect(result.out).toContain('    per dataset, with its own block of C:\n');
     const summary = JSON.parse(await readFile(join(together, 'short', 'summary.json'), 'utf8')) as {
       replicas: number[];
     };

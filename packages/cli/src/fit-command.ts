@@ -6,9 +6,10 @@ import {
   loadRuncard,
   parseReplicaSelection,
   PartonfitError,
+  type Runcard,
 } from '@partonfit/core';
 import { BACKEND_REQUESTS, describeBackendSelection, initBackend } from '@partonfit/backend';
-import { checkpointFile, type FitSummary } from '@partonfit/fit-folder';
+import { checkpointFile, fitCovarianceName, type FitSummary } from '@partonfit/fit-folder';
 import { EXIT_INTERRUPTED } from '@partonfit/cluster';
 import { CHECKPOINT_EVERY, runFit, TrainingInterruptedError } from '@partonfit/trainer';
 import type { TrainingProgress } from '@partonfit/trainer';
@@ -57,15 +58,15 @@ function describeDiverged(summary: FitSummary): string[] {
   ];
 }
 
-function describeSummary(summary: FitSummary): string {
+/** The fit's summary, its χ² numbers named with their covariance (from the runcard). */
+function describeSummary(summary: FitSummary, runcard: Runcard): string {
   const { quality } = summary;
+  const theory = summary.theoryCovariance;
   const lines = [
     `fit ${summary.fit}: ${summary.replicas.length} replica(s) on ${summary.backend}, ${summary.epochsRun} epochs, written to ${summary.folder}`,
     `  replicas passed: ${summary.passed.length} (${formatReplicaSelection(summary.passed) || 'none'}), vetoed: ${summary.vetoed.length}`,
     ...describeDiverged(summary),
-    `  χ²/n per replica against the data: ${finiteRange(summary.experimentalChi2, 3)}`,
   ];
-  const theory = summary.theoryCovariance;
   if (theory !== undefined) {
     const sources = [
       ...theory.prescriptions,
@@ -79,6 +80,11 @@ function describeSummary(summary: FitSummary): string {
       `  theory covariance: ${sources}, in the ${places.join(' and ') || '(neither χ² nor pseudodata)'}; S in ${theory.table}`,
     );
   }
+  const withS = theory?.inFitting === true;
+  lines.push(
+    `  χ² covariance: ${withS ? 'C + S, ' : ''}C = ${fitCovarianceName(runcard)}`,
+    `  χ²/n per replica against the data: ${finiteRange(summary.experimentalChi2, 3)}`,
+  );
   if (quality !== undefined) {
     const withoutTheory =
       quality.averageChi2PerPointWithoutTheory === undefined
@@ -86,8 +92,9 @@ function describeSummary(summary: FitSummary): string {
         : ` with C + S, ${quality.averageChi2PerPointWithoutTheory.toFixed(3)} with C alone`;
     lines.push(
       `  χ²/n of the replica average: ${quality.averageChi2PerPoint.toFixed(3)}${withoutTheory}`,
+      `    per dataset, with its own block of ${withS ? 'C + S' : 'C'}:`,
       ...Object.entries(quality.datasetChi2PerPoint).map(
-        ([name, chi2]) => `    ${name.padEnd(28)} ${chi2.toFixed(3)}`,
+        ([name, chi2]) => `      ${name.padEnd(28)} ${chi2.toFixed(3)}`,
       ),
     );
     if (quality.biasVarianceRatio !== undefined) {
@@ -175,7 +182,7 @@ export function fitCommand(version: string): Command {
         })
         .finally(stop.release);
       terminal.status?.('');
-      terminal.out(describeSummary(summary));
+      terminal.out(describeSummary(summary, runcard));
       if (summary.diverged.length === summary.replicas.length) {
         throw new PartonfitError({
           message: `every replica diverged (its loss stopped being finite); lower the learning rate or set a clipnorm in ${file}, and refit`,

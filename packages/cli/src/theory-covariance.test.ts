@@ -113,8 +113,9 @@ describe('a fit with a theory covariance from scale-varied theory folders', () =
     expect(result.out).toContain(
       `theory covariance: 7 point, in the χ² and pseudodata; S in ${join('tables', 'theory_covariance.csv')}`,
     );
+    expect(result.out).toContain('  χ² covariance: C + S, C = experimental covariance\n');
     expect(result.out).toMatch(
-      /χ²\/n of the replica average: \d+\.\d{3} with C \+ S, \d+\.\d{3} with C alone/,
+      /χ²\/n of the replica average: \d+\.\d{3} with C \+ S, \d+\.\d{3} with C alone\n {4}per dataset, with its own block of C \+ S:\n {6}TOY_NC_F2 +\d+\.\d{3}\n {6}TOY_CC_F2 +\d+\.\d{3}\n/,
     );
     const summary = JSON.parse(await readFile(join(output, 'mhou', 'summary.json'), 'utf8')) as {
       theoryCovariance: unknown;

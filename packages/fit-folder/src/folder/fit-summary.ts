@@ -6,24 +6,33 @@ import { writeFileAtomic } from '@partonfit/io';
 /**
  * How well the replicas describe the data and, in a closure test, the truth — computed over the
  * replicas that passed (those postfit would keep).
+ *
+ * Every χ² here is with the fit's own covariance, that of its training χ²: C the t0 covariance
+ * when the runcard names a `datacuts.t0pdfset` (multiplicative uncertainties relative to the t0
+ * PDF's predictions), the experimental covariance otherwise, divided by the dataset weights
+ * (`fitCovarianceName` says which from the runcard), plus the theory covariance S when
+ * `theorycovmatconfig.use_thcovmat_in_fitting` puts it in the fit's χ².
  */
 export interface FitQuality {
-  /** χ²/n of the replica average's predictions against the central data. */
+  /** χ²/n of the replica average's predictions against the central data, with C (+ S). */
   readonly averageChi2PerPoint: number;
   /**
-   * Per dataset: the dataset's part of the χ² of the replica average, rᵀ(C⁻¹)_dd r / n_d — its
-   * χ²/n when the dataset is a covariance block of its own (no systematic shared with another).
+   * Per dataset d: the χ²/n of the replica average on the dataset alone, with the dataset's own
+   * block of the covariance, r_dᵀ (C_dd + S_dd)⁻¹ r_d / n_d (without S_dd when S is not in the
+   * fit's χ²) — validphys's χ² of a dataset, also where a systematic or S correlates it with
+   * other datasets.
    */
   readonly datasetChi2PerPoint: Readonly<Record<string, number>>;
   /**
-   * Closure tests only: bias / variance in data space (NNPDF4.0's estimator), with the
-   * experimental covariance: bias = (T̄ − T_true)ᵀ C⁻¹ (T̄ − T_true) and variance =
-   * mean_r (T_r − T̄)ᵀ C⁻¹ (T_r − T̄). Near 1 for a faithful fit.
+   * Closure tests only: bias / variance in data space (NNPDF4.0's estimator), with C (+ S):
+   * bias = (T̄ − T_true)ᵀ C⁻¹ (T̄ − T_true) and variance = mean_r (T_r − T̄)ᵀ C⁻¹ (T_r − T̄).
+   * Near 1 for a faithful fit.
    */
   readonly biasVarianceRatio: number | undefined;
   /**
    * When the fit's χ² includes a theory covariance S: `averageChi2PerPoint` is with C + S, this
-   * with the experimental covariance C alone.
+   * with C alone — the fit's t0 covariance (or experimental one without a t0 set) with the
+   * dataset weights, not necessarily the experimental covariance.
    */
   readonly averageChi2PerPointWithoutTheory?: number;
 }
@@ -72,7 +81,10 @@ export interface FitSummary {
    * written (null when it had none: its folder holds its JSON and log but no PDF).
    */
   readonly diverged: readonly DivergedReplica[];
-  /** Per replica (in `replicas` order): χ²/n against the central data, at the best epoch. */
+  /**
+   * Per replica (in `replicas` order): χ²/n against the central data, at the best epoch, with
+   * the fit's covariance (see {@link FitQuality}).
+   */
   readonly experimentalChi2: readonly number[];
   /**
    * Over the replicas that passed (or, if none did, every replica that did not diverge);

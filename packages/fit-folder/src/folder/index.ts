@@ -15,6 +15,7 @@ export {
 } from './exportgrid.js';
 export { parseExportGrid, readExportGrid } from './exportgrid-reader.js';
 export { checkpointFile, fitFolderPaths, type FitFolderPaths } from './fit-folder-paths.js';
+export { fitCovarianceName } from './fit-covariance-name.js';
 export {
   fitSummaryFile,
   mergeFitSummaries,

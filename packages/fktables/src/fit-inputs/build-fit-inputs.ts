@@ -20,6 +20,7 @@ import {
   startCorrelationEigensystems,
   type PendingCorrelationEigensystems,
 } from '../splits/correlation-eigensystems-in-parallel.js';
+import { datasetCovarianceChi2 } from '../splits/dataset-covariance-chi2.js';
 import { eigenbasisSplit } from '../splits/eigenbasis-split.js';
 import {
   complementMasks,
@@ -191,7 +192,7 @@ interface ReplicaStructureInputs {
 
 /**
  * The replicas' pseudodata, training and validation χ² structures and counts, and the
- * experimental χ² structure.
+ * experimental χ² structures (whole and per dataset).
  */
 async function replicaStructures(
   runcard: Runcard,
@@ -209,7 +210,12 @@ async function replicaStructures(
 ): Promise<
   Pick<
     FitInputs,
-    'training' | 'validation' | 'experimental' | 'trainingCounts' | 'validationCounts'
+    | 'training'
+    | 'validation'
+    | 'experimental'
+    | 'experimentalByDataset'
+    | 'trainingCounts'
+    | 'validationCounts'
   > & { pseudodata: Float64Array }
 > {
   const ndata = centralData.length;
@@ -229,6 +235,11 @@ async function replicaStructures(
   const experimental = sharedCovarianceChi2(
     blocks,
     samplingBlocks === blocks ? samplingFactors : undefined,
+  );
+  const experimentalByDataset = datasetCovarianceChi2(
+    blocks,
+    fitDatasets.flatMap(({ offset, ndata: size }) => (size > 0 ? [{ offset, size }] : [])),
+    experimental,
   );
 
   report(runcard.diagonal_basis ? 'diagonalising the correlation matrix' : 'splitting data points');
@@ -281,6 +292,7 @@ async function replicaStructures(
     training,
     validation,
     experimental,
+    experimentalByDataset,
     trainingCounts,
     validationCounts,
   };
@@ -463,20 +475,27 @@ export async function buildFitInputs(
       });
     }
     const kfold = folds === undefined ? undefined : fitFolds(folds, fitDatasets, commonData);
-    const { pseudodata, training, validation, experimental, trainingCounts, validationCounts } =
-      await replicaStructures(runcard, replicas, {
-        fitDatasets,
-        centralData,
-        positive,
-        blocks,
-        samplingBlocks,
-        report,
-        eigensystems,
-        excluded:
-          folds === undefined || kfold === undefined
-            ? undefined
-            : excludedPoints(folds, kfold.heldOut),
-      });
+    const {
+      pseudodata,
+      training,
+      validation,
+      experimental,
+      experimentalByDataset,
+      trainingCounts,
+      validationCounts,
+    } = await replicaStructures(runcard, replicas, {
+      fitDatasets,
+      centralData,
+      positive,
+      blocks,
+      samplingBlocks,
+      report,
+      eigensystems,
+      excluded:
+        folds === undefined || kfold === undefined
+          ? undefined
+          : excludedPoints(folds, kfold.heldOut),
+    });
 
     const lagrange = (sets: readonly ResolvedDataset[], inputs: readonly { maxlambda: number }[]) =>
       sets.map((set, i): LagrangeDataset => ({
@@ -497,6 +516,7 @@ export async function buildFitInputs(
       training,
       validation,
       experimental,
+      experimentalByDataset,
       trainingCounts,
       validationCounts,
       positivity: lagrange(positivitySets, runcard.positivity.posdatasets),

@@ -1,4 +1,4 @@
-import type { Chi2Structure, ObservableTensors } from '@partonfit/core';
+import type { Chi2Structure, CovarianceChi2, ObservableTensors } from '@partonfit/core';
 import type { FitTheoryCovariance } from './fit-theory-covariance.js';
 
 /** A dataset as the training step sees it. */
@@ -56,8 +56,9 @@ export interface FitFolds {
  * Memory, with R replicas, N data points in blocks of sizes n_b and M eigenmodes (float32):
  * pseudodata 4·R·N bytes; a data-point split 8·R·Σ_b n_b² (training and validation
  * inverses); a diagonal-basis split 4·Σ_b n_b·m_b + 8·R·M; the experimental structure
- * 4·Σ_b n_b². For R = 100 and N = 4,600 in blocks of at most ~1,200 points
- * (Σ_b n_b² ≲ 4·10⁶) a data-point split needs ≲ 3.2 GB, a diagonal-basis split ≲ 20 MB.
+ * 4·Σ_b n_b², and its per-dataset one 4·Σ_d n_d² more over the datasets that share a block. For
+ * R = 100 and N = 4,600 in blocks of at most ~1,200 points (Σ_b n_b² ≲ 4·10⁶) a data-point
+ * split needs ≲ 3.2 GB, a diagonal-basis split ≲ 20 MB.
  */
 export interface FitInputs {
   /** Hash of everything the inputs were built from (the cache key). */
@@ -80,11 +81,23 @@ export interface FitInputs {
   readonly training: Chi2Structure;
   /** χ² structure of each replica's validation points or eigenmodes. */
   readonly validation: Chi2Structure;
-  /** χ² against the central data with the full covariance, shared by all replicas. */
+  /**
+   * χ² against the central data with the fit's whole covariance, shared by all replicas (n3fit's
+   * experimental χ²): the t0 covariance when the runcard names a `t0pdfset` (the experimental
+   * one otherwise), divided by the dataset weights, plus S with `use_thcovmat_in_fitting`.
+   */
   readonly experimental: Chi2Structure;
   /**
-   * With a theory covariance in the fit's χ² (`use_thcovmat_in_fitting`): the same χ² with the
-   * experimental covariance alone, to report both.
+   * Each dataset's χ² against its central data with its own block of the covariance of
+   * `experimental`, one block per dataset with points, in data order: res_d · (C_dd + S_dd)⁻¹ ·
+   * res_d (without S_dd when S is not in the fit's χ²), validphys's χ² of a dataset. Blocks of
+   * datasets that are a covariance block of their own are `experimental`'s (the same arrays).
+   */
+  readonly experimentalByDataset: CovarianceChi2;
+  /**
+   * With a theory covariance in the fit's χ² (`use_thcovmat_in_fitting`): the χ² of
+   * `experimental` without S — the t0 covariance (or the experimental one without a
+   * `t0pdfset`) with the dataset weights — to report both.
    */
   readonly experimentalWithoutTheory?: Chi2Structure | undefined;
   /** Number of training points (or eigenmodes) per replica, (replicas). */

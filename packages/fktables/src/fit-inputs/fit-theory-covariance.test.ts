@@ -150,6 +150,57 @@ describe('the theory covariance of a fit (theorycovmatconfig)', () => {
     expect(sampling.inputs.theoryCovariance).toMatchObject({ inFitting: false, inSampling: true });
   });
 
+  it('gives each dataset its own block of C + S, (C_dd + S_dd)⁻¹, kept through the cache', async () => {
+    const text = theories.runcard(config('  use_thcovmat_in_fitting: true'));
+    const file = await writeTemporaryRuncard(text);
+    const { runcard } = parseRuncard(text, { file });
+    const cacheFolder = join(theories.folder, 'cache-with-s-in-fitting');
+    const options = { runcardFile: file, replicas: [1, 2], cacheFolder };
+    const built = await prepareFitInputs(runcard, options);
+    await built.cacheWritten;
+    const { inputs } = built;
+    const s = inputs.theoryCovariance?.covariance ?? new Float64Array();
+    // C of the fixture: stat 5 % uncorrelated, sys_norm 2 % correlated within each dataset
+    const central = inputs.centralData;
+    const covariance = (i: number, j: number) =>
+      (i === j ? (0.05 * central[i]) ** 2 : 0) + 0.02 * central[i] * 0.02 * central[j];
+    expect(inputs.experimentalByDataset.blocks.map(({ offset, size }) => [offset, size])).toEqual([
+      [0, 4],
+      [4, 3],
+    ]);
+    for (const { offset, size, weights } of inputs.experimentalByDataset.blocks) {
+      const points = Array.from({ length: size }, (_, i) => offset + i);
+      const block = points.flatMap((i) => points.map((j) => covariance(i, j) + s[i * 7 + j]));
+      const inverse = invertSymmetricPositiveDefinite(
+        createMatrix(size, size, Float64Array.from(block)),
+      ).data;
+      const largest = Math.max(...inverse.map(Math.abs));
+      weights.forEach((weight, k) => {
+        expect(Math.abs(weight - inverse[k]) / largest).toBeLessThan(1e-6);
+      });
+    }
+    const cached = await prepareFitInputs(runcard, options);
+    expect(cached.cached).toBe(true);
+    expect(cached.inputs.experimentalByDataset).toEqual(inputs.experimentalByDataset);
+  });
+
+  it('shares the inverses of datasets that are blocks of their own, also from the cache', async () => {
+    const text = theories.runcard(config('  use_thcovmat_in_sampling: true'));
+    const file = await writeTemporaryRuncard(text);
+    const { runcard } = parseRuncard(text, { file });
+    const cacheFolder = join(theories.folder, 'cache-with-s-in-sampling');
+    const options = { runcardFile: file, replicas: [1], cacheFolder };
+    await (
+      await prepareFitInputs(runcard, options)
+    ).cacheWritten;
+    const cached = await prepareFitInputs(runcard, options);
+    expect(cached.cached).toBe(true);
+    const { experimental, experimentalByDataset } = cached.inputs;
+    experimentalByDataset.blocks.forEach((block, d) => {
+      expect(block.weights).toBe(experimental.blocks[d].weights);
+    });
+  });
+
   it('reads a user covariance in validphys’s layout, alone or added to the scale variations', async () => {
     const { inputs } = await prepare(config(''));
     const theory = inputs.theoryCovariance;

@@ -67,7 +67,8 @@ describe.skipIf(!present)('prepareFitInputs on real NNPDF inputs', () => {
     expect(predictions[2][0]).toBeCloseTo(750.62, 1);
     const positivity = predictFromTensors(inputs.positivity[0].observable, xf);
     expect(positivity[0] / 1.24252).toBeCloseTo(1, 4);
-    // The experimental χ² restricted to each bundle's block is the bundle's χ².
+    // Each bundle's own block of the experimental χ² gives the bundle's χ²; a bundle is a
+    // block of its own, so its part of the whole χ² is the same.
     const residuals = new Float64Array(inputs.ndata);
     predictions.forEach((prediction, d) => {
       const { offset } = inputs.datasets[d];
@@ -75,13 +76,22 @@ describe.skipIf(!present)('prepareFitInputs on real NNPDF inputs', () => {
         (value, n) => (residuals[offset + n] = inputs.centralData[offset + n] - value),
       );
     });
+    const byDataset = inputs.experimentalByDataset;
+    const own = (d: number) =>
+      chi2FromStructure({ ...byDataset, blocks: [byDataset.blocks[d]] }, residuals)[0];
     const only = (d: number) =>
       residuals.map((value, i) => {
         const { offset, ndata } = inputs.datasets[d];
         return i >= offset && i < offset + ndata ? value : 0;
       });
-    expect(chi2FromStructure(inputs.experimental, only(0))[0] / 53.28).toBeCloseTo(1, 3);
-    expect(chi2FromStructure(inputs.experimental, only(1))[0] / 35.77).toBeCloseTo(1, 3);
+    expect(own(0) / 53.28).toBeCloseTo(1, 3);
+    expect(own(1) / 35.77).toBeCloseTo(1, 3);
+    expect(chi2FromStructure(inputs.experimental, only(0))[0] / own(0)).toBeCloseTo(1, 6);
+    expect(byDataset.blocks.map(({ offset, size }) => [offset, size])).toEqual([
+      [0, 42],
+      [42, 33],
+      [75, 1],
+    ]);
   });
 
   it('should give each replica its own pseudodata and a per-dataset split', () => {

@@ -27,6 +27,16 @@ describe('packTree / unpackTree', () => {
     expect('absent' in unpacked).toBe(false);
   });
 
+  it('should store an array held at several places once and unpack it as one array', () => {
+    const weights = Float32Array.from([2, -1, -1, 2]);
+    const tree = { whole: { blocks: [{ weights }] }, byDataset: { blocks: [{ weights }] } };
+    const packed = packTree(tree);
+    expect([...packed.arrays.keys()]).toEqual(['tree/whole/blocks/0/weights']);
+    const unpacked = unpackTree(packed.skeleton, packed.arrays) as typeof tree;
+    expect(unpacked).toEqual(tree);
+    expect(unpacked.byDataset.blocks[0].weights).toBe(unpacked.whole.blocks[0].weights);
+  });
+
   it('should refuse values JSON cannot hold and references to missing arrays', () => {
     expect(() => packTree({ scale: Number.NaN })).toThrow(InvalidArgumentError);
     expect(() => packTree({ table: new Map() })).toThrow(

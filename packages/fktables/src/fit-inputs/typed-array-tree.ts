@@ -5,7 +5,10 @@ export type TreeArray = Float64Array | Float32Array | Int32Array | Uint8Array;
 
 /** A tree split into its typed arrays (by path) and a JSON skeleton that refers to them. */
 export interface PackedTree {
-  /** The typed arrays, keyed by their slash-separated path in the tree. */
+  /**
+   * The typed arrays, keyed by the slash-separated path in the tree where each first appears
+   * (an array the tree holds at several places is stored once).
+   */
   readonly arrays: ReadonlyMap<string, TreeArray>;
   /** The tree as JSON, each typed array replaced by `{ "$array": path }`. */
   readonly skeleton: string;
@@ -24,17 +27,22 @@ function isTreeArray(value: unknown): value is TreeArray {
 
 /**
  * Splits a tree of plain objects, arrays, numbers, strings and typed arrays into a JSON
- * skeleton and its typed arrays (properties that are `undefined` are left out, as JSON does), so that the arrays can be stored as binary datasets (HDF5) and
- * the rest as one attribute.
+ * skeleton and its typed arrays (properties that are `undefined` are left out, as JSON does), so
+ * that the arrays can be stored as binary datasets (HDF5) and the rest as one attribute. An
+ * array held at several places is stored once and unpacked as one array again.
  *
  * @throws InvalidArgumentError - for values JSON cannot hold (functions, maps, other typed
  *   arrays, non-finite numbers)
  */
 export function packTree(tree: unknown): PackedTree {
   const arrays = new Map<string, TreeArray>();
+  const pathOf = new Map<TreeArray, string>();
   const visit = (value: unknown, path: string): unknown => {
     if (isTreeArray(value)) {
+      const first = pathOf.get(value);
+      if (first !== undefined) return { [ARRAY_REFERENCE]: first };
       arrays.set(path, value);
+      pathOf.set(value, path);
       return { [ARRAY_REFERENCE]: path };
     }
     if (Array.isArray(value)) return value.map((item, i) => visit(item, `${path}/${i}`));

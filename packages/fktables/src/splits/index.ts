@@ -1,4 +1,5 @@
 export { chi2FromStructure, chi2StructureBytes } from './chi2-reference.js';
+export { datasetCovarianceChi2 } from './dataset-covariance-chi2.js';
 export { correlationEigensystem, type CorrelationEigensystem } from './correlation-eigensystem.js';
 export {
   startCorrelationEigensystems,

@@ -1,4 +1,5 @@
 import { replicaParameters, replicaParametersEntry } from '@partonfit/core';
+import { fitCovarianceName } from '@partonfit/fit-folder';
 import { chi2Figure, type Chi2Row } from '../figures/figure-specs.js';
 import type { ReportFigure } from '../figures/report-figure.js';
 import type { ReportSection, ReportTable } from '../render/html-page.js';
@@ -64,8 +65,9 @@ export function summarySection(records: FitRecords, chi2: readonly Chi2Row[]): R
       ['ms per step', summary.seconds.msPerStep],
     );
     if (summary.quality !== undefined) {
+      const withS = summary.theoryCovariance?.inFitting === true ? 'C + S, ' : '';
       replicaRows.push([
-        'χ²/n of the replica average (fitted data)',
+        `χ²/n of the replica average (fitted data, ${withS}C = ${fitCovarianceName(runcard)})`,
         summary.quality.averageChi2PerPoint,
       ]);
     }

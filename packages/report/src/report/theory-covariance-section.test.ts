@@ -48,7 +48,7 @@ describe('theoryCorrelationCells', () => {
 });
 
 describe('theoryCovarianceSection', () => {
-  it('says where S entered, the χ²/n with and without it, and draws its correlations', async () => {
+  it('says where S entered, what C is, the χ²/n with and without S, and draws its correlations', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'partonfit-report-theory-'));
     await mkdir(join(folder, 'tables'));
     await writeFile(
@@ -57,6 +57,10 @@ describe('theoryCovarianceSection', () => {
     );
     const records = {
       folder,
+      runcard: {
+        datacuts: { t0pdfset: 'NNPDF40_nnlo_as_01180' },
+        dataset_inputs: [{ dataset: 'TOY_NC_F2', weight: 1 }],
+      },
       summary: {
         theoryCovariance: {
           prescriptions: ['7 point'],
@@ -73,8 +77,9 @@ describe('theoryCovarianceSection', () => {
       ['theory covariance', 'the 7 point prescription'],
       ['used in', 'the χ²'],
       ['points', 6],
-      ['χ²/n of the replica average, with the fit’s covariance', 0.8],
-      ['χ²/n of the replica average, experimental covariance alone', 1.3],
+      ['C, the fit’s covariance without S', 't0 covariance (t0pdfset NNPDF40_nnlo_as_01180)'],
+      ['χ²/n of the replica average, with C + S', 0.8],
+      ['χ²/n of the replica average, with C alone', 1.3],
     ]);
     expect(section?.figures[0].rows).toHaveLength(36);
     expect(

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fitCovarianceName } from '@partonfit/fit-folder';
 import {
   parseCovarianceTable,
   userCovarianceLabel,
@@ -55,8 +56,9 @@ function usedIn(inFitting: boolean, inSampling: boolean): string {
 
 /**
  * The theory covariance of a fit that had one (`theorycovmatconfig`): where S entered, the
- * χ²/n of the replica average with and without it, and S's correlation matrix from the fit
- * folder's `tables/theory_covariance.csv`; undefined for a fit without one.
+ * χ²/n of the replica average with and without it (C the fit's t0 or experimental covariance,
+ * named from the runcard), and S's correlation matrix from the fit folder's
+ * `tables/theory_covariance.csv`; undefined for a fit without one.
  */
 export async function theoryCovarianceSection(
   records: FitRecords,
@@ -83,13 +85,16 @@ export async function theoryCovarianceSection(
     ['points', table.points.length],
   ];
   if (quality !== undefined) {
-    rows.push([
-      'χ²/n of the replica average, with the fit’s covariance',
-      quality.averageChi2PerPoint,
-    ]);
+    rows.push(
+      ['C, the fit’s covariance without S', fitCovarianceName(records.runcard)],
+      [
+        `χ²/n of the replica average, with ${use.inFitting ? 'C + S' : 'C'}`,
+        quality.averageChi2PerPoint,
+      ],
+    );
     if (quality.averageChi2PerPointWithoutTheory !== undefined) {
       rows.push([
-        'χ²/n of the replica average, experimental covariance alone',
+        'χ²/n of the replica average, with C alone',
         quality.averageChi2PerPointWithoutTheory,
       ]);
     }

@@ -1,3 +1,4 @@
+import { fitCovarianceName } from '@partonfit/fit-folder';
 import { trainingFigure, type StoppingRow, type TrainingRow } from '../figures/figure-specs.js';
 import type { ReportSection, ReportTable } from '../render/html-page.js';
 import type { DatasetBiasVariance } from '../chi2/closure-bias.js';
@@ -107,8 +108,7 @@ export function closureSection(
   if (quality?.biasVarianceRatio !== undefined) {
     tables.push({
       id: 'closure',
-      title:
-        'The fit’s own numbers (summary.json: the fitted data, the full experimental covariance)',
+      title: `The fit’s own numbers (summary.json: the fitted data, the fit’s covariance: ${records.summary?.theoryCovariance?.inFitting === true ? 'C + S, ' : ''}C = ${fitCovarianceName(records.runcard)})`,
       columns: ['quantity', 'value'],
       rows: [
         ['bias / variance', quality.biasVarianceRatio],

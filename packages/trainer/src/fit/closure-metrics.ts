@@ -1,6 +1,6 @@
 import type * as tf from '@tensorflow/tfjs-core';
-import type { Chi2Structure } from '@partonfit/core';
-import { chi2FromStructure, type FitInputs } from '@partonfit/fktables';
+import { InvalidArgumentError, type Chi2Structure } from '@partonfit/core';
+import { chi2FromStructure, type FitDataset, type FitInputs } from '@partonfit/fktables';
 import type { FitQuality } from '@partonfit/fit-folder';
 import type { FitObjective } from '../training/fit-objective.js';
 
@@ -10,7 +10,9 @@ function quadratic(structure: Chi2Structure, residuals: Float64Array): Float64Ar
 
 /**
  * The fit-level quality numbers from every replica's predictions `(replicas, data)`, and the
- * truth's predictions when the data are a closure test's.
+ * truth's predictions when the data are a closure test's: χ² of the replica average with the
+ * fit's covariance (`experimental`, and `experimentalWithoutTheory` without S), each dataset's
+ * with its own block of it (`experimentalByDataset`), and the closure bias over variance.
  */
 export function fitQuality(
   inputs: FitInputs,
@@ -32,13 +34,22 @@ export function fitQuality(
           averageChi2PerPointWithoutTheory:
             quadratic(inputs.experimentalWithoutTheory, residuals)[0] / ndata,
         };
+  const byDataset = inputs.experimentalByDataset;
+  const blockAt = new Map(byDataset.blocks.map((block) => [block.offset, block]));
+  const datasetChi2 = (dataset: FitDataset): number => {
+    // No points, no χ²: 0 over 0 points.
+    if (dataset.ndata === 0) return 0;
+    const block = blockAt.get(dataset.offset);
+    if (block?.size !== dataset.ndata) {
+      throw new InvalidArgumentError({
+        argument: 'inputs.experimentalByDataset',
+        problem: `no block of ${dataset.ndata} points at point ${dataset.offset} for ${dataset.name}`,
+      });
+    }
+    return quadratic({ ...byDataset, blocks: [block] }, residuals)[0];
+  };
   const datasetChi2PerPoint = Object.fromEntries(
-    inputs.datasets.map((dataset) => {
-      const own = residuals.map((value, n) =>
-        n >= dataset.offset && n < dataset.offset + dataset.ndata ? value : 0,
-      );
-      return [dataset.name, quadratic(experimental, own)[0] / dataset.ndata];
-    }),
+    inputs.datasets.map((dataset) => [dataset.name, datasetChi2(dataset) / dataset.ndata]),
   );
   if (truth === undefined) {
     return {
