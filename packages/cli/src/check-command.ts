@@ -223,6 +223,12 @@ async function describeTheoryCovariance(
     lines.push(
       `    S:           ${n} × ${n} on the fitted points; √S_ii is ${percent(Math.min(...relative))} to ${percent(Math.max(...relative))} of the data`,
     );
+    const { uncheckedTheories } = computed.theory;
+    if (uncheckedTheories.length > 0) {
+      lines.push(
+        `    unchecked:   theory ${uncheckedTheories.join(', ')}: no FK table names its own theory's XIF and XIR, so its place in theoryids is taken as given`,
+      );
+    }
   }
   return `${lines.join('\n')}\n`;
 }

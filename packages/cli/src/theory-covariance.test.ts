@@ -82,6 +82,28 @@ describe('a fit with a theory covariance from scale-varied theory folders', () =
     expect(result.error).toContain('but position 1 needs (2, 1)');
   });
 
+  it('check names the theories whose tables do not say their own scales', async () => {
+    const copied = await writeScaleVariedTheories(scaleCombinationsOf(['3f point']), {
+      tableCards: 'central',
+    });
+    try {
+      const file = join(copied.folder, 'copied.yml');
+      await writeFile(
+        file,
+        copied.runcard(
+          `theorycovmatconfig:\n  point_prescriptions: ['3f point']\n  theoryids: [9000, 9001, 9002]\n  pdf: toyLH\n`,
+        ),
+      );
+      const result = await run('check', file);
+      expect(result.error).toBe('');
+      expect(result.out).toContain(
+        "    unchecked:   theory 9001, 9002: no FK table names its own theory's XIF and XIR, so its place in theoryids is taken as given",
+      );
+    } finally {
+      await copied.remove();
+    }
+  });
+
   it('check names the embedded datasets at Q0, which have no scale variation', async () => {
     const example = fileURLToPath(new URL('../../../examples/closure-mhou.yml', import.meta.url));
     const result = await run('check', example);

@@ -17,6 +17,8 @@ export interface SyntheticTable {
   readonly q0?: number;
   /** The theory's scale ratios (k_F, k_R), written as TheoryInfo `*XIF` and `*XIR`; none if absent. */
   readonly scales?: readonly [factorisation: number, renormalisation: number];
+  /** The theory's id, written as TheoryInfo `*ID`; none if absent. */
+  readonly theoryId?: number;
 }
 
 const pad = (marker: string, name: string) => `${marker}${name}`.padEnd(60, '_');
@@ -38,6 +40,7 @@ export function syntheticLegacyText(table: SyntheticTable): string {
     pad('_', 'TheoryInfo'),
     `*Q0: ${table.q0 ?? 1.65}`,
     '*PTO: 2',
+    ...(table.theoryId === undefined ? [] : [`*ID: ${table.theoryId}`]),
     ...(table.scales === undefined ? [] : [`*XIF: ${table.scales[0]}`, `*XIR: ${table.scales[1]}`]),
     pad('{', 'xGrid'),
     ...table.xGrid.map((x) => x.toExponential(16)),

@@ -118,16 +118,22 @@ ${central.map((value) => `- stat: ${0.05 * value}\n  sys_norm: ${0.02 * value}`)
   };
 }
 
+/** What a table says of its theory: its id and scales, or the card it was copied with. */
+interface TableCard {
+  readonly theoryId: number;
+  readonly scales: ScaleCombination | undefined;
+}
+
 /**
  * A set's FK table file (name and bytes) of a theory at `scales`: the central table times
- * {@link scaleFactor}, with the scales written where NNPDF's tables keep them (a legacy table's
- * TheoryInfo `*XIF` and `*XIR`, the `XIF` and `XIR` of a PineAPPL table's `theory` card).
+ * {@link scaleFactor}, with `card` written where NNPDF's tables keep it (a legacy table's
+ * TheoryInfo `*ID`, `*XIF` and `*XIR`, the `ID`, `XIF` and `XIR` of a PineAPPL table's `theory`
+ * card).
  */
 function tableFile(
   set: SyntheticSet,
-  theoryId: number,
   scales: ScaleCombination,
-  scalesInTables: boolean,
+  card: TableCard,
 ): [string, string | Uint8Array] {
   const name = `${set.setName}_F2`;
   const factor = scaleFactor(set, scales);
@@ -151,7 +157,8 @@ function tableFile(
       xGrid: X_GRID,
       flavourMap,
       rows,
-      ...(scalesInTables ? { scales } : {}),
+      theoryId: card.theoryId,
+      ...(card.scales === undefined ? {} : { scales: card.scales }),
     });
     return [`FK_${name}.dat`, text];
   }
@@ -166,7 +173,9 @@ function tableFile(
       [
         'theory',
         JSON.stringify(
-          scalesInTables ? { ID: theoryId, XIF: scales[0], XIR: scales[1] } : { ID: theoryId },
+          card.scales === undefined
+            ? { ID: card.theoryId }
+            : { ID: card.theoryId, XIF: card.scales[0], XIR: card.scales[1] },
         ),
       ],
     ],
@@ -189,19 +198,21 @@ export interface ScaleVariedTheories {
 
 /** Options of {@link writeScaleVariedTheories}. */
 export interface ScaleVariedTheoriesOptions {
-  /** Whether the tables say their scales (XIF, XIR); default true. */
-  readonly scalesInTables?: boolean;
+  /**
+   * What the tables say of their theory: `own` (default) its id and scales, `none` its id
+   * alone, `central` the central theory's id and scales (tables copied from it, card and all).
+   */
+  readonly tableCards?: 'own' | 'none' | 'central';
 }
 
 /**
  * Writes a commondata folder with {@link SCALE_VARIED_SETS} and a theory folder per scale
  * combination (ids 9000, 9001, … in the order given, the central (1, 1) first), each set's table
- * scaled by {@link scaleFactor} at that combination and, unless `scalesInTables` is false,
- * saying its scales as NNPDF's tables do.
+ * scaled by {@link scaleFactor} at that combination and saying its theory as `tableCards` asks.
  */
 export async function writeScaleVariedTheories(
   combinations: readonly ScaleCombination[],
-  { scalesInTables = true }: ScaleVariedTheoriesOptions = {},
+  { tableCards = 'own' }: ScaleVariedTheoriesOptions = {},
 ): Promise<ScaleVariedTheories> {
   const folder = await mkdtemp(join(tmpdir(), 'partonfit-scale-varied-'));
   const commondata = join(folder, 'commondata');
@@ -217,7 +228,11 @@ export async function writeScaleVariedTheories(
     const fastkernel = join(theories, `theory_${theoryIds[c]}`, 'fastkernel');
     await mkdir(fastkernel, { recursive: true });
     for (const set of SCALE_VARIED_SETS) {
-      const [name, content] = tableFile(set, theoryIds[c], scales, scalesInTables);
+      const card: TableCard =
+        tableCards === 'central'
+          ? { theoryId: theoryIds[0], scales: combinations[0] }
+          : { theoryId: theoryIds[c], scales: tableCards === 'own' ? scales : undefined };
+      const [name, content] = tableFile(set, scales, card);
       await writeFile(join(fastkernel, name), content);
     }
   }

@@ -261,8 +261,10 @@ export const runcardSchema = section({
    * embedded closure datasets, whose varied tables partonfit generates), `pdf` (the set the
    * shifts are computed with), `user_covmat_path` (a CSV as validphys writes it) with its
    * factor `mult_factor`, and whether S enters the χ² of the fit and the pseudodata (both off by
-   * default, as upstream). Older runcards' `use_user_uncertainties` (false: the user covariance
-   * is not used) and `use_scalevar_uncertainties` are read as validphys 4.0 did.
+   * default, as upstream). validphys 4.0's switches: `use_user_uncertainties` (false leaves the
+   * user covariance out; a 4.0 runcard with `user_covmat_path` must give it, since 4.0 and 4.1
+   * differ when it is absent) and `use_scalevar_uncertainties` (true needs prescriptions; false
+   * beside them, which 4.0 ignored, is refused).
    */
   theorycovmatconfig: section({
     point_prescriptions: z

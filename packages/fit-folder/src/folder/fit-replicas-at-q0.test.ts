@@ -9,7 +9,7 @@ import { SYNTHETIC_X, syntheticFit, syntheticPdfGrid } from '../testing/syntheti
 import { fitReplicaSource, readFitReplicasAtQ0 } from './fit-replicas-at-q0.js';
 
 describe('fitReplicaSource', () => {
-  it('should take postfit/ when it exists, else nnfit/, and neither a file nor an empty folder', async () => {
+  it('should take postfit/ when it is a folder, else nnfit/, and neither from a folder without them', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'partonfit-source-'));
     expect(await fitReplicaSource(folder)).toBeUndefined();
     await writeFile(join(folder, 'postfit'), 'not a folder');

@@ -19,8 +19,8 @@ export interface FitQuality {
   /**
    * Per dataset d: the χ²/n of the replica average on the dataset alone, with the dataset's own
    * block of the covariance, r_dᵀ (C_dd + S_dd)⁻¹ r_d / n_d (without S_dd when S is not in the
-   * fit's χ²) — validphys's χ² of a dataset, also where a systematic or S correlates it with
-   * other datasets.
+   * fit's χ²) — validphys's χ² of a dataset (times its runcard `weight`, by which the fit's
+   * covariance is divided), also where a systematic or S correlates it with other datasets.
    */
   readonly datasetChi2PerPoint: Readonly<Record<string, number>>;
   /**

@@ -90,7 +90,8 @@ export interface FitInputs {
   /**
    * Each dataset's χ² against its central data with its own block of the covariance of
    * `experimental`, one block per dataset with points, in data order: res_d · (C_dd + S_dd)⁻¹ ·
-   * res_d (without S_dd when S is not in the fit's χ²), validphys's χ² of a dataset. Blocks of
+   * res_d (without S_dd when S is not in the fit's χ²), validphys's χ² of a dataset times the
+   * dataset's `weight` (the fit's covariance is divided by it). Blocks of
    * datasets that are a covariance block of their own are `experimental`'s (the same arrays).
    */
   readonly experimentalByDataset: CovarianceChi2;

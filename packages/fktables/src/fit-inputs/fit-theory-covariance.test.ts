@@ -213,6 +213,7 @@ describe('the theory covariance of a fit (theorycovmatconfig)', () => {
         covariance: createMatrix(7, 7, theory.covariance),
       }),
     );
+    expect(theory.uncheckedTheories).toEqual([]);
     const user = await prepare(`theorycovmatconfig:\n  user_covmat_path: ${file}\n`);
     user.inputs.theoryCovariance?.covariance.forEach((value, k) => {
       expect(value).toBeCloseTo(theory.covariance[k], 14);
@@ -241,6 +242,10 @@ describe('the theory covariance of a fit (theorycovmatconfig)', () => {
         config('  use_scalevar_uncertainties: false'),
         `theorycovmatconfig:\n  user_covmat_path: user.csv\n  use_scalevar_uncertainties: true\n`,
         `theorycovmatconfig:\n  user_covmat_path: user.csv\n  use_user_uncertainties: false\n`,
+        config(`  point_prescription: '3 point'\n  user_covmat_path: user.csv`).replace(
+          "  point_prescriptions: ['7 point']\n",
+          '',
+        ),
       ].map(async (text) => (await rejection(text)).message),
     );
     expect(messages).toEqual([
@@ -248,7 +253,10 @@ describe('the theory covariance of a fit (theorycovmatconfig)', () => {
       expect.stringMatching(/use_user_uncertainties: is true but no user_covmat_path/),
       expect.stringMatching(/use_scalevar_uncertainties: is false but point prescriptions/),
       expect.stringMatching(/use_scalevar_uncertainties: is true but no point_prescriptions/),
-      expect.stringMatching(/point_prescriptions: is needed .* unless user_covmat_path/),
+      expect.stringMatching(/use_user_uncertainties: is false, which leaves user_covmat_path out/),
+      expect.stringMatching(
+        /use_user_uncertainties: is needed beside user_covmat_path in a validphys 4\.0 runcard/,
+      ),
     ]);
   });
 
@@ -283,32 +291,39 @@ describe('the theory covariance of a fit (theorycovmatconfig)', () => {
     );
   });
 
-  it('cannot check tables that do not say their scales: takes their theories as listed', async () => {
-    const silent = await writeScaleVariedTheories(scaleCombinationsOf(['3f point']), {
-      scalesInTables: false,
-    });
-    try {
-      const covariance = async (ids: readonly number[]) => {
-        const text = silent.runcard(
-          `theorycovmatconfig:\n  point_prescriptions: ['3f point']\n  theoryids: [${ids.join(', ')}]\n  pdf: toyLH\n`,
+  it.each(['none', 'central'] as const)(
+    'cannot check tables that do not say their own theory’s scales (%s): takes their theories as listed',
+    async (tableCards) => {
+      const silent = await writeScaleVariedTheories(scaleCombinationsOf(['3f point']), {
+        tableCards,
+      });
+      try {
+        const covariance = async (ids: readonly number[]) => {
+          const text = silent.runcard(
+            `theorycovmatconfig:\n  point_prescriptions: ['3f point']\n  theoryids: [${ids.join(', ')}]\n  pdf: toyLH\n`,
+          );
+          const file = await writeTemporaryRuncard(text);
+          const { inputs } = await prepareFitInputs(parseRuncard(text, { file }).runcard, {
+            runcardFile: file,
+            replicas: [1],
+            cacheFolder: null,
+          });
+          return inputs.theoryCovariance;
+        };
+        // (2, 1) and (½, 1) swapped: not refused; the 3f point's S, ½ Σ± Δ±Δ±ᵀ, does not see it
+        const ordered = await covariance([9000, 9001, 9002]);
+        const swapped = await covariance([9000, 9002, 9001]);
+        expect(ordered?.covariance[0]).toBeGreaterThan(0);
+        expect(swapped?.covariance).toEqual(ordered?.covariance);
+        // copied with the central card, 9001 and 9002 say 9000's scales, not theirs
+        expect(ordered?.uncheckedTheories).toEqual(
+          tableCards === 'central' ? [9001, 9002] : [9000, 9001, 9002],
         );
-        const file = await writeTemporaryRuncard(text);
-        const { inputs } = await prepareFitInputs(parseRuncard(text, { file }).runcard, {
-          runcardFile: file,
-          replicas: [1],
-          cacheFolder: null,
-        });
-        return inputs.theoryCovariance?.covariance;
-      };
-      // (2, 1) and (½, 1) swapped: not refused; the 3f point's S, ½ Σ± Δ±Δ±ᵀ, does not see it
-      const ordered = await covariance([9000, 9001, 9002]);
-      const swapped = await covariance([9000, 9002, 9001]);
-      expect(ordered?.[0]).toBeGreaterThan(0);
-      expect(swapped).toEqual(ordered);
-    } finally {
-      await silent.remove();
-    }
-  });
+      } finally {
+        await silent.remove();
+      }
+    },
+  );
 
   it('refuses a theory listed twice in theoryids', async () => {
     const ids = [...theories.theoryIds];

@@ -46,6 +46,11 @@ export interface FitTheoryCovariance {
   readonly prescriptions: readonly PointPrescriptionName[];
   /** Each scale combination's label `(k_F, k_R)` and its theory (absent for embedded data). */
   readonly theories: readonly { readonly scales: string; readonly theoryId?: number }[];
+  /**
+   * The theories whose FK tables did not say their own scales, so could not be checked against
+   * their position in `theoryids` (none where every table said them).
+   */
+  readonly uncheckedTheories: readonly number[];
   /** The user's covariance file added to S, if any. */
   readonly userCovariance: string | undefined;
   /** The factor the user's covariance is multiplied by (`mult_factor`, 1 by default). */
@@ -85,8 +90,10 @@ function isEmbedded(input: Runcard['dataset_inputs'][number]): boolean {
 
 /**
  * The problems of `mult_factor` and of validphys 4.0's switches `use_user_uncertainties` and
- * `use_scalevar_uncertainties` (validphys took the prescriptions whenever they were given, so a
- * `false` beside them is refused rather than ignored).
+ * `use_scalevar_uncertainties`. validphys 4.0 took the prescriptions whenever they were given,
+ * so a `false` beside them is refused rather than ignored; it left `user_covmat_path` out unless
+ * `use_user_uncertainties` was true, where 4.1 always takes it, so a 4.0 runcard (one with
+ * `use_scalevar_uncertainties` or the singular `point_prescription`) must say which it means.
  */
 function legacySwitchIssues(
   config: NonNullable<Runcard['theorycovmatconfig']>,
@@ -94,7 +101,18 @@ function legacySwitchIssues(
 ): { keyPath: string; problem: string }[] {
   const key = (name: string) => `theorycovmatconfig.${name}`;
   const hasUserFile = config.user_covmat_path !== undefined;
+  const olderRuncard =
+    config.use_scalevar_uncertainties !== undefined || config.point_prescription !== undefined;
   return [
+    ...(olderRuncard && hasUserFile && config.use_user_uncertainties === undefined
+      ? [
+          {
+            keyPath: key('use_user_uncertainties'),
+            problem:
+              'is needed beside user_covmat_path in a validphys 4.0 runcard (use_scalevar_uncertainties, point_prescription): 4.0 left the user covariance out unless it was true, 4.1 always adds it; say true or false',
+          },
+        ]
+      : []),
     ...(config.mult_factor !== undefined && !hasUserFile
       ? [
           {
@@ -156,10 +174,18 @@ function theoryCovarianceSettings(
   const userFile = config.use_user_uncertainties === false ? undefined : config.user_covmat_path;
   issues.push(...legacySwitchIssues(config, prescriptions.length > 0));
   if (prescriptions.length === 0 && userFile === undefined) {
-    issues.push({
-      keyPath: key('point_prescriptions'),
-      problem: "is needed (e.g. ['7 point']) unless user_covmat_path gives the covariance",
-    });
+    issues.push(
+      config.user_covmat_path === undefined
+        ? {
+            keyPath: key('point_prescriptions'),
+            problem: "is needed (e.g. ['7 point']) unless user_covmat_path gives the covariance",
+          }
+        : {
+            keyPath: key('use_user_uncertainties'),
+            problem:
+              'is false, which leaves user_covmat_path out, and no point_prescriptions are given: S would be empty; drop theorycovmatconfig or set it true',
+          },
+    );
   }
   const combinations = scaleCombinationsOf(prescriptions);
   const fromFolders = runcard.dataset_inputs.filter((input) => !isEmbedded(input));
@@ -220,7 +246,7 @@ function theoryCovarianceSettings(
     theoryIds: config.theoryids,
     pdf: config.pdf,
     userCovariance: userFile === undefined ? undefined : runcardPath(paths, userFile),
-    userCovarianceFactor: config.mult_factor ?? 1,
+    userCovarianceFactor: userFile === undefined ? 1 : (config.mult_factor ?? 1),
     inFitting: config.use_thcovmat_in_fitting,
     inSampling: config.use_thcovmat_in_sampling,
   };
@@ -278,7 +304,7 @@ export function theoryCovarianceNeeds(
     prescriptions,
     theories: theoryLabels(settings),
     datasetsPerTheory: varied ? folders : 0,
-    missingTheories: [...new Set(missingTheories)],
+    missingTheories,
     unvariedDatasets,
     pdf: settings.pdf,
     userCovariance: settings.userCovariance,
@@ -314,9 +340,12 @@ function sameRatio(a: number, b: number): boolean {
 }
 
 /**
- * Refuses tables whose theory is at scales other than those of their position in `theoryids`
- * (tables that do not say their scales pass).
+ * Refuses tables whose theory is at scales other than those of their position in `theoryids`.
+ * Only a table that names the theory it was read from (its `*ID` or card `ID`) says that
+ * theory's scales: one copied from another theory carries the other's card, and one without
+ * scales says nothing; those pass.
  *
+ * @returns whether any table said its theory's scales (the position was checked)
  * @throws RuncardError - naming `theorycovmatconfig.theoryids[c]`, the theory, its scales and the
  *   scales the position needs
  */
@@ -325,9 +354,12 @@ function checkTheoryScales(
   { c, scales, theoryId }: ScalePosition,
   settings: TheoryCovarianceSettings,
   runcardFile: string | undefined,
-): void {
+): boolean {
   const [factorisation, renormalisation] = scales;
-  const wrong = tables.find(
+  const own = tables.filter(
+    ({ theoryScales }) => theoryScales !== undefined && theoryScales.theoryId === theoryId,
+  );
+  const wrong = own.find(
     ({ theoryScales }) =>
       theoryScales !== undefined &&
       !(
@@ -335,7 +367,7 @@ function checkTheoryScales(
         sameRatio(theoryScales.renormalisation, renormalisation)
       ),
   );
-  if (wrong?.theoryScales === undefined) return;
+  if (wrong?.theoryScales === undefined) return own.length > 0;
   const found = scaleLabel([wrong.theoryScales.factorisation, wrong.theoryScales.renormalisation]);
   throw new RuncardError({
     file: runcardFile,
@@ -359,16 +391,20 @@ async function observableAtScale(
   dataset: ResolvedDataset,
   d: number,
   position: ScalePosition,
-): Promise<{ observable: Observable; files: readonly string[] }> {
+): Promise<{ observable: Observable; files: readonly string[]; scalesChecked: boolean }> {
   const input = runcard.dataset_inputs[d];
   if (isEmbedded(input)) {
-    return { observable: embeddedObservableAtScale(dataset, position.scales[0]), files: [] };
+    return {
+      observable: embeddedObservableAtScale(dataset, position.scales[0]),
+      files: [],
+      scalesChecked: true,
+    };
   }
   const { theoryId } = position;
   const cuts = { q2min: runcard.datacuts.q2min, w2min: runcard.datacuts.w2min };
   const varied = await resolveDataset(input, { ...paths, theoryId }, cuts);
   const tables = varied.observable.operands.flat();
-  checkTheoryScales(tables, position, settings, paths.runcardFile);
+  const scalesChecked = checkTheoryScales(tables, position, settings, paths.runcardFile);
   if (varied.commonData.ndata !== dataset.commonData.ndata) {
     throw new RuncardError({
       file: paths.runcardFile,
@@ -383,6 +419,7 @@ async function observableAtScale(
   return {
     observable: varied.observable,
     files: tables.flatMap((table) => [table.file, ...table.cFactors]),
+    scalesChecked,
   };
 }
 
@@ -392,9 +429,10 @@ async function observableAtScale(
  */
 function processLookedFor(commonData: CommonData): string {
   const [file = commonData.name] = commonData.files;
-  if (!/^DATA_.+\.dat$/.test(basename(file))) return `nnpdf_metadata.nnpdf31_process in ${file}`;
+  const fileSet = /^DATA_(.+)\.dat$/.exec(basename(file))?.[1];
+  if (fileSet === undefined) return `nnpdf_metadata.nnpdf31_process in ${file}`;
   const kind = legacyKinematicsKey(commonData.processType);
-  const names = legacyPlottingFileNames(commonData.setName, kind).join(', ');
+  const names = legacyPlottingFileNames(fileSet, kind).join(', ');
   return `nnpdf31_process in the plotting files beside ${file} (${names})`;
 }
 
@@ -470,6 +508,7 @@ export async function fitTheoryCovariance(
   const { prescriptions, combinations, theoryIds } = settings;
   const ndata = datasets.reduce((total, dataset) => total + dataset.commonData.ndata, 0);
   const sources = new Set<string>();
+  const unchecked = new Set<number>();
   let covariance = createMatrix(ndata, ndata);
   if (prescriptions.length > 0) {
     const processes = datasetProcesses(datasets, paths.runcardFile);
@@ -490,7 +529,7 @@ export async function fitTheoryCovariance(
       datasets.map(async (dataset, d) => {
         const predictions = new Map<string, Float64Array>();
         for (const [c, scales] of combinations.entries()) {
-          const { observable, files } = await observableAtScale(
+          const { observable, files, scalesChecked } = await observableAtScale(
             runcard,
             paths,
             settings,
@@ -499,6 +538,7 @@ export async function fitTheoryCovariance(
             { c, scales, theoryId: theoryIds?.[c] },
           );
           files.forEach((file) => sources.add(file));
+          if (!scalesChecked && theoryIds !== undefined) unchecked.add(theoryIds[c]);
           const q0 = observable.operands[0][0].q0;
           const pdf = await pdfAt(q0);
           if (pdf.file !== undefined) sources.add(pdf.file);
@@ -508,6 +548,11 @@ export async function fitTheoryCovariance(
       }),
     );
     covariance = theoryCovariance(prescriptions, perDataset);
+    if (unchecked.size > 0) {
+      report(
+        `not checked against their scales: theory ${[...unchecked].join(', ')} (no FK table of theirs names its own theory's XIF and XIR); they are taken in the order theoryids gives`,
+      );
+    }
   }
   if (settings.userCovariance !== undefined) {
     report(`reading the user covariance ${settings.userCovariance}`);
@@ -527,6 +572,7 @@ export async function fitTheoryCovariance(
     theory: {
       prescriptions,
       theories: theoryLabels(settings),
+      uncheckedTheories: [...unchecked],
       userCovariance: settings.userCovariance,
       userCovarianceFactor: settings.userCovarianceFactor,
       inFitting: settings.inFitting,

@@ -16,6 +16,11 @@ export interface TheoryScaleRatios {
   readonly factorisation: number;
   /** μR/Q, the theory's `XIR` (k_R). */
   readonly renormalisation: number;
+  /**
+   * The theory the ratios belong to (a legacy table's `*ID`, the card's `ID`), when the file
+   * names one: a table reused from another theory carries that theory's card.
+   */
+  readonly theoryId?: number;
 }
 
 /** What every FK table has, DIS or hadronic. */

@@ -81,17 +81,30 @@ describe('parseLegacyFkTable', () => {
       expect(fkTableNameOfFile('/a/b/FK_NMCPD_D.dat.gz')).toBe('NMCPD_D');
     });
 
-    it('should keep the theory’s scale ratios *XIF and *XIR, and have none without them', () => {
-      const varied = syntheticLegacyText({ ...SMALL_DIS, scales: [0.5, 2] });
+    it('should keep the theory’s scale ratios *XIF and *XIR with its *ID, and have none without them', () => {
+      const varied = syntheticLegacyText({ ...SMALL_DIS, scales: [0.5, 2], theoryId: 9001 });
       expect(parseLegacyFkTable(varied, { file }).theoryScales).toEqual({
+        factorisation: 0.5,
+        renormalisation: 2,
+        theoryId: 9001,
+      });
+      const withoutId = syntheticLegacyText({ ...SMALL_DIS, scales: [0.5, 2] });
+      expect(parseLegacyFkTable(withoutId, { file }).theoryScales).toEqual({
         factorisation: 0.5,
         renormalisation: 2,
       });
       expect(parseLegacyFkTable(syntheticLegacyText(SMALL_DIS), { file })).not.toHaveProperty(
         'theoryScales',
       );
-      const onlyXif = varied.replace('*XIR: 2\n', '');
-      expect(parseLegacyFkTable(onlyXif, { file })).not.toHaveProperty('theoryScales');
+      const onlyXif = inputFileError(() =>
+        parseLegacyFkTable(varied.replace('*XIR: 2\n', ''), { file }),
+      );
+      expect(onlyXif).toMatchObject({ key: 'XIR', line: lineStartingWith(varied, '*XIF:') });
+      expect(onlyXif.message).toContain('TheoryInfo has *XIF but not *XIR');
+      const badId = inputFileError(() =>
+        parseLegacyFkTable(varied.replace('*ID: 9001', '*ID: 9001.5'), { file }),
+      );
+      expect(badId).toMatchObject({ key: 'ID', line: lineStartingWith(varied, '*ID:') });
       const bad = inputFileError(() =>
         parseLegacyFkTable(varied.replace('*XIR: 2', '*XIR: two'), { file }),
       );
@@ -111,7 +124,7 @@ describe('parseLegacyFkTable', () => {
       const table = parseLegacyFkTable(text, { file: POSXDQ_FILE });
       expect(table).toMatchObject({ name: 'POSXDQ', hadronic: false, ndata: 20, q0: 1.65 });
       // TheoryInfo's "*XIF: 1" and "*XIR: 1": theory 200 is at the central scales
-      expect(table.theoryScales).toEqual({ factorisation: 1, renormalisation: 1 });
+      expect(table.theoryScales).toEqual({ factorisation: 1, renormalisation: 1, theoryId: 200 });
       expect(table.channels).toEqual([1, 2, 3, 4, 5, 6, 9, 10, 11]);
       expect(table.xGrid).toHaveLength(100);
       expect(table.xGrid[0]).toBe(4.9499999999997663e-7);

@@ -160,7 +160,13 @@ function positiveValue(entry: SectionLine, key: string, what: string, file: stri
   return value;
 }
 
-/** TheoryInfo's `*Q0` and, when it has both, the scale ratios `*XIF` and `*XIR`. */
+/**
+ * TheoryInfo's `*Q0` and, when it has them, the scale ratios `*XIF` and `*XIR` with the theory's
+ * `*ID`.
+ *
+ * @throws InputFileError - naming the line, for a `*Q0`, `*XIF`, `*XIR` or `*ID` that is not a
+ *   number of its kind, or one of `*XIF` and `*XIR` without the other
+ */
 function parseTheoryInfo(
   text: string,
   section: LegacySection,
@@ -173,13 +179,32 @@ function parseTheoryInfo(
     'a positive scale in GeV',
     file,
   );
-  const [xif, xir] = [values.get('XIF'), values.get('XIR')];
-  if (xif === undefined || xir === undefined) return { q0, theoryScales: undefined };
+  const [xif, xir, id] = [values.get('XIF'), values.get('XIR'), values.get('ID')];
+  if (xif === undefined && xir === undefined) return { q0, theoryScales: undefined };
+  if (xif === undefined || xir === undefined) {
+    const [given, missing] = xif === undefined ? ['XIR', 'XIF'] : ['XIF', 'XIR'];
+    throw new InputFileError({
+      file,
+      line: (xif ?? xir)?.line,
+      key: missing,
+      problem: `TheoryInfo has *${given} but not *${missing}: a theory's scales are the pair`,
+    });
+  }
+  const theoryId = id === undefined ? undefined : Number(id.text);
+  if (theoryId !== undefined && !(Number.isInteger(theoryId) && theoryId >= 0)) {
+    throw new InputFileError({
+      file,
+      line: id?.line,
+      key: 'ID',
+      problem: `expected a theory id (an integer ≥ 0), got "${id?.text ?? ''}"`,
+    });
+  }
   return {
     q0,
     theoryScales: {
       factorisation: positiveValue(xif, 'XIF', 'a positive scale ratio μF/Q', file),
       renormalisation: positiveValue(xir, 'XIR', 'a positive scale ratio μR/Q', file),
+      ...(theoryId === undefined ? {} : { theoryId }),
     },
   };
 }

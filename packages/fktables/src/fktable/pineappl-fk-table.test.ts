@@ -63,8 +63,8 @@ describe.skipIf(!hasTable)('pineapplFkTable on the theory-208 HERA CC e⁻p tabl
     expect(table.fileVersion).toBe(0);
     expect(table.metadata.get('fk_assumptions')).toBe('Nf4Ind');
     expect(JSON.parse(table.metadata.get('theory') ?? '{}')).toMatchObject({ ID: 208, PTO: 1 });
-    // the theory card's "XIF": 1.0, "XIR": 1.0 (the metadata dump beside the table)
-    expect(fkTable.theoryScales).toEqual({ factorisation: 1, renormalisation: 1 });
+    // the theory card's "ID": 208, "XIF": 1.0, "XIR": 1.0 (the metadata dump beside the table)
+    expect(fkTable.theoryScales).toEqual({ factorisation: 1, renormalisation: 1, theoryId: 208 });
   });
 
   it('should take the scale ratios from the theory card, and none from a card without them', () => {
@@ -76,8 +76,16 @@ describe.skipIf(!hasTable)('pineapplFkTable on the theory-208 HERA CC e⁻p tabl
     expect(pineapplFkTable({ ...grid, metadata: varied }).fkTable.theoryScales).toEqual({
       factorisation: 2,
       renormalisation: 0.5,
+      theoryId: 208,
     });
-    for (const theory of ['{"ID": 208}', 'not json', '{"XIF": "2", "XIR": 1}']) {
+    const withoutId = new Map(grid.metadata).set('theory', '{"XIF": 2, "XIR": 0.5}');
+    expect(pineapplFkTable({ ...grid, metadata: withoutId }).fkTable.theoryScales).toEqual({
+      factorisation: 2,
+      renormalisation: 0.5,
+    });
+    // pineko's FONLL combination writes the card as a Python repr, not JSON
+    const repr = "{'ID': 208, 'XIF': 1.0, 'XIR': 1.0}";
+    for (const theory of ['{"ID": 208}', 'not json', '{"XIF": "2", "XIR": 1}', repr]) {
       const metadata = new Map(grid.metadata).set('theory', theory);
       expect(pineapplFkTable({ ...grid, metadata }).fkTable).not.toHaveProperty('theoryScales');
     }

@@ -454,9 +454,10 @@ export function pineapplFkTable(
 }
 
 /**
- * The scale ratios `XIF` and `XIR` of the theory card pineko stores as JSON under the grid's
- * `theory` key; undefined when the key is absent, is not a JSON object or lacks either ratio as
- * a positive number (the table then carries no scale information).
+ * The scale ratios `XIF` and `XIR` of the theory card a grid carries as JSON under its `theory`
+ * key (written by the grid's generator, e.g. yadism, and kept by pineko), with the card's `ID`;
+ * undefined when the key is absent, is not a JSON object (pineko's FONLL combination writes a
+ * Python repr) or lacks either ratio as a positive number: the table then says no scales.
  */
 function pineapplTheoryScales(
   metadata: ReadonlyMap<string, string>,
@@ -470,11 +471,12 @@ function pineapplTheoryScales(
     return undefined;
   }
   if (typeof card !== 'object' || card === null) return undefined;
-  const { XIF: factorisation, XIR: renormalisation } = card as Record<string, unknown>;
+  const { XIF: factorisation, XIR: renormalisation, ID: id } = card as Record<string, unknown>;
   const positive = (value: unknown): value is number =>
     typeof value === 'number' && Number.isFinite(value) && value > 0;
+  const theoryId = typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : undefined;
   return positive(factorisation) && positive(renormalisation)
-    ? { factorisation, renormalisation }
+    ? { factorisation, renormalisation, ...(theoryId === undefined ? {} : { theoryId }) }
     : undefined;
 }
 

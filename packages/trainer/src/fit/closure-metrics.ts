@@ -37,7 +37,7 @@ export function fitQuality(
   const byDataset = inputs.experimentalByDataset;
   const blockAt = new Map(byDataset.blocks.map((block) => [block.offset, block]));
   const datasetChi2 = (dataset: FitDataset): number => {
-    // No points, no χ²: 0 over 0 points.
+    // A dataset the cuts emptied has no χ²: 0 / 0 gives NaN (null in summary.json).
     if (dataset.ndata === 0) return 0;
     const block = blockAt.get(dataset.offset);
     if (block?.size !== dataset.ndata) {
