@@ -15,6 +15,7 @@ export {
   type ClosureRuncardChanges,
 } from './closure-runcard.js';
 export { cyclingChannels } from './luminosity-channels.js';
+export { chi2BySolve } from './reference-chi2.js';
 export { inputFileError, inputFileRejection } from './typed-errors.js';
 export {
   damageBytes,

@@ -475,15 +475,7 @@ export async function buildFitInputs(
       });
     }
     const kfold = folds === undefined ? undefined : fitFolds(folds, fitDatasets, commonData);
-    const {
-      pseudodata,
-      training,
-      validation,
-      experimental,
-      experimentalByDataset,
-      trainingCounts,
-      validationCounts,
-    } = await replicaStructures(runcard, replicas, {
+    const { pseudodata, ...structures } = await replicaStructures(runcard, replicas, {
       fitDatasets,
       centralData,
       positive,
@@ -513,12 +505,7 @@ export async function buildFitInputs(
       ndata,
       centralData,
       pseudodata: Float32Array.from(pseudodata),
-      training,
-      validation,
-      experimental,
-      experimentalByDataset,
-      trainingCounts,
-      validationCounts,
+      ...structures,
       positivity: lagrange(positivitySets, runcard.positivity.posdatasets),
       integrability: lagrange(integrabilitySets, runcard.integrability.integdatasets),
       t0PdfSet: runcard.datacuts.t0pdfset,

@@ -1,31 +1,10 @@
 import { InvalidArgumentError, type CovarianceChi2 } from '@partonfit/core';
 import { describe, expect, it } from 'vitest';
+import { chi2BySolve } from '@partonfit/testing';
 import { chi2FromStructure } from './chi2-reference.js';
 import { datasetCovarianceChi2 } from './dataset-covariance-chi2.js';
 import { sharedCovarianceChi2 } from './masked-covariance.js';
 import { assembleCovariance, randomBlockCovariances, randomResiduals } from './splits.fixture.js';
-
-/** x with A·x = b, by Gaussian elimination with partial pivoting (A is n×n row-major). */
-function solve(a: readonly number[], b: readonly number[]): number[] {
-  const n = b.length;
-  const m = Array.from({ length: n }, (_, i) => [...a.slice(i * n, (i + 1) * n), b[i]]);
-  for (let k = 0; k < n; k++) {
-    let pivot = k;
-    for (let i = k + 1; i < n; i++) if (Math.abs(m[i][k]) > Math.abs(m[pivot][k])) pivot = i;
-    [m[k], m[pivot]] = [m[pivot], m[k]];
-    for (let i = k + 1; i < n; i++) {
-      const factor = m[i][k] / m[k][k];
-      for (let j = k; j <= n; j++) m[i][j] -= factor * m[k][j];
-    }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let i = n - 1; i >= 0; i--) {
-    let sum = m[i][n];
-    for (let j = i + 1; j < n; j++) sum -= m[i][j] * x[j];
-    x[i] = sum / m[i][i];
-  }
-  return x;
-}
 
 /** rᵀ A⁻¹ r over the points [first, end) of the (N, N) matrix A, by a plain solve. */
 function ownBlockChi2(
@@ -36,10 +15,7 @@ function ownBlockChi2(
   end: number,
 ) {
   const points = Array.from({ length: end - first }, (_, i) => first + i);
-  const block = points.flatMap((i) => points.map((j) => full[i * ndata + j]));
-  const residual = points.map((i) => r[i]);
-  const x = solve(block, residual);
-  return residual.reduce((sum, value, i) => sum + value * x[i], 0);
+  return chi2BySolve(points, (i, j) => full[i * ndata + j], r);
 }
 
 /** The χ² of one block of a structure alone. */

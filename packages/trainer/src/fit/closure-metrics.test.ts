@@ -11,42 +11,9 @@ import {
   writeScaleVariedTheories,
   type ScaleVariedTheories,
 } from '@partonfit/testing/scale-varied-theories';
+import { chi2BySolve } from '@partonfit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitQuality } from './closure-metrics.js';
-
-/** x with A·x = b, by Gaussian elimination with partial pivoting (A is n×n row-major). */
-function solve(a: readonly number[], b: readonly number[]): number[] {
-  const n = b.length;
-  const m = Array.from({ length: n }, (_, i) => [...a.slice(i * n, (i + 1) * n), b[i]]);
-  for (let k = 0; k < n; k++) {
-    let pivot = k;
-    for (let i = k + 1; i < n; i++) if (Math.abs(m[i][k]) > Math.abs(m[pivot][k])) pivot = i;
-    [m[k], m[pivot]] = [m[pivot], m[k]];
-    for (let i = k + 1; i < n; i++) {
-      const factor = m[i][k] / m[k][k];
-      for (let j = k; j <= n; j++) m[i][j] -= factor * m[k][j];
-    }
-  }
-  const x = new Array<number>(n).fill(0);
-  for (let i = n - 1; i >= 0; i--) {
-    let sum = m[i][n];
-    for (let j = i + 1; j < n; j++) sum -= m[i][j] * x[j];
-    x[i] = sum / m[i][i];
-  }
-  return x;
-}
-
-/** rᵀ A⁻¹ r over `points`, by a plain solve, with A's entries from `entry`. */
-function chi2Over(
-  points: readonly number[],
-  entry: (i: number, j: number) => number,
-  residual: Float64Array,
-): number {
-  const block = points.flatMap((i) => points.map((j) => entry(i, j)));
-  const r = points.map((i) => residual[i]);
-  const x = solve(block, r);
-  return r.reduce((sum, value, i) => sum + value * x[i], 0);
-}
 
 const range = (first: number, end: number) =>
   Array.from({ length: end - first }, (_, i) => first + i);
@@ -118,19 +85,18 @@ describe('fitQuality with a theory covariance in the fit’s χ²', () => {
     const quality = fitQuality(inputs, predictions, undefined);
     expect(Object.keys(quality.datasetChi2PerPoint)).toEqual(['TOY_NC_F2', 'TOY_CC_F2']);
     expect(
-      quality.datasetChi2PerPoint.TOY_NC_F2 / (chi2Over(range(0, 4), withTheory, residual) / 4),
+      quality.datasetChi2PerPoint.TOY_NC_F2 / (chi2BySolve(range(0, 4), withTheory, residual) / 4),
     ).toBeCloseTo(1, 5);
     expect(
-      quality.datasetChi2PerPoint.TOY_CC_F2 / (chi2Over(range(4, 7), withTheory, residual) / 3),
+      quality.datasetChi2PerPoint.TOY_CC_F2 / (chi2BySolve(range(4, 7), withTheory, residual) / 3),
     ).toBeCloseTo(1, 5);
     const all = range(0, NDATA);
-    expect(quality.averageChi2PerPoint / (chi2Over(all, withTheory, residual) / NDATA)).toBeCloseTo(
-      1,
-      5,
-    );
+    expect(
+      quality.averageChi2PerPoint / (chi2BySolve(all, withTheory, residual) / NDATA),
+    ).toBeCloseTo(1, 5);
     expect(
       (quality.averageChi2PerPointWithoutTheory ?? Number.NaN) /
-        (chi2Over(all, experimental, residual) / NDATA),
+        (chi2BySolve(all, experimental, residual) / NDATA),
     ).toBeCloseTo(1, 5);
   });
 });
