@@ -49,6 +49,9 @@ export function integrationProject() {
       env: TEST_ENVIRONMENT,
       testTimeout: 600_000,
       hookTimeout: 120_000,
+      // One file at a time: these tests time real programs (a SLURM requeue, a browser, the
+      // addon's compiler) that a second file beside them slows past their waits.
+      maxWorkers: 1,
     },
   });
 }
