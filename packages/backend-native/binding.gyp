@@ -11,6 +11,7 @@
         "native/luminosity.cc",
         "native/luminosity_planes.cc",
         "native/matmul.cc",
+        "native/optimizer.cc",
         "native/own_blas.cc",
         "native/peak.cc",
         "native/reduce.cc",

@@ -16,6 +16,7 @@
 #include "luminosity_planes.h"
 #include "peak.h"
 #include "matmul.h"
+#include "optimizer.h"
 #include "reduce.h"
 #include "simd.h"
 #include "thread_pool.h"
@@ -518,6 +519,39 @@ Napi::Value LuminositySupport(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// adamFamilyUpdate(variable, gradient, momentum, velocity, factors, update, oneMinusBeta1,
+// oneMinusBeta2, epsilon, rows, variableOut, momentumOut, velocityOut)
+Napi::Value AdamFamilyUpdate(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 13) fail(env, "adamFamilyUpdate takes 13 arguments");
+  const ArrayView<float> variable = floats(info, 0, "variable");
+  const ArrayView<float> gradient = floats(info, 1, "gradient");
+  const ArrayView<float> momentum = floats(info, 2, "momentum");
+  const ArrayView<float> velocity = floats(info, 3, "velocity");
+  const ArrayView<float> factors = floats(info, 4, "factors");
+  const ArrayView<float> update = floats(info, 5, "update");
+  const AdamFamilyConstants constants{info[6].ToNumber().FloatValue(),
+                                      info[7].ToNumber().FloatValue(),
+                                      info[8].ToNumber().FloatValue()};
+  const int64_t rows = integer(info, 9, "rows");
+  const ArrayView<float> variable_out = floats(info, 10, "variableOut");
+  const ArrayView<float> momentum_out = floats(info, 11, "momentumOut");
+  const ArrayView<float> velocity_out = floats(info, 12, "velocityOut");
+  if (rows < 1 || variable.length % rows != 0) fail(env, "adamFamilyUpdate: rows must divide the variable");
+  require_length(env, gradient.length, variable.length, "gradient");
+  require_length(env, momentum.length, variable.length, "momentum");
+  require_length(env, velocity.length, variable.length, "velocity");
+  require_length(env, factors.length, rows * 5, "factors");
+  require_length(env, update.length, rows, "update");
+  require_length(env, variable_out.length, variable.length, "variableOut");
+  require_length(env, momentum_out.length, variable.length, "momentumOut");
+  require_length(env, velocity_out.length, variable.length, "velocityOut");
+  adam_family_update(variable.data, gradient.data, momentum.data, velocity.data, factors.data,
+                     update.data, constants, rows, variable.length / rows, variable_out.data,
+                     momentum_out.data, velocity_out.data);
+  return env.Undefined();
+}
+
 // timeParallelSgemm(n, rounds): seconds of each round of one (n, n) sgemm per pool thread at
 // once, as a Float64Array.
 Napi::Value TimeParallelSgemm(const Napi::CallbackInfo& info) {
@@ -551,6 +585,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
               Napi::Function::New(env, LuminosityContraction, "luminosityContraction"));
   exports.Set("luminosityContractionGrad",
               Napi::Function::New(env, LuminosityContractionGrad, "luminosityContractionGrad"));
+  exports.Set("adamFamilyUpdate", Napi::Function::New(env, AdamFamilyUpdate, "adamFamilyUpdate"));
   exports.Set("timeParallelSgemm",
               Napi::Function::New(env, TimeParallelSgemm, "timeParallelSgemm"));
   exports.Set("luminositySupport",

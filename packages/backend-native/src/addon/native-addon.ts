@@ -90,6 +90,26 @@ export interface NativeAddon {
     out: Uint8Array,
     outShape: Int32Array,
   ): void;
+  /**
+   * The fused Adam/Nadam update of one `(rows, …)` variable (`ADAM_FAMILY_UPDATE_KERNEL` of
+   * `@partonfit/backend`): `factors` `(rows, 5)`, `update` `(rows)`; writes the new weights and
+   * statistics into the three outputs, each of the variable's length.
+   */
+  adamFamilyUpdate(
+    variable: Float32Array,
+    gradient: Float32Array,
+    momentum: Float32Array,
+    velocity: Float32Array,
+    factors: Float32Array,
+    update: Float32Array,
+    oneMinusBeta1: number,
+    oneMinusBeta2: number,
+    epsilon: number,
+    rows: number,
+    variableOut: Float32Array,
+    momentumOut: Float32Array,
+    velocityOut: Float32Array,
+  ): void;
   /** `out[i] = condition[i] ? t[i] : e[i]`, all of one length. */
   select(condition: Uint8Array, t: Float32Array, e: Float32Array, out: Float32Array): void;
   /** Reduces the middle axis of x viewed as `(outer, reduced, inner)` into out `(outer, inner)`. */

@@ -17,6 +17,7 @@ import {
 } from './layout-kernels.js';
 import { luminosityKernels } from './luminosity-kernels.js';
 import { batchMatMulKernel, fusedMatMulKernel } from './matmul-kernels.js';
+import { optimizerKernels } from './optimizer-kernels.js';
 import { reductionKernels } from './reduction-kernels.js';
 
 /**
@@ -40,5 +41,6 @@ export function nativeKernels(addon: NativeAddon): KernelConfig[] {
     packKernel(addon),
     padKernel(addon),
     ...luminosityKernels(addon),
+    ...optimizerKernels(addon),
   ];
 }

@@ -11,3 +11,13 @@ export {
   type LuminosityContractionGradInputs,
   type LuminosityContractionInputs,
 } from './luminosity-contraction.js';
+export {
+  ADAM_FAMILY_ROW_FACTORS,
+  ADAM_FAMILY_UPDATE_KERNEL,
+  checkAdamFamilyUpdate,
+  hasAdamFamilyUpdateKernel,
+  runAdamFamilyUpdate,
+  type AdamFamilyUpdate,
+  type AdamFamilyUpdateAttrs,
+  type AdamFamilyUpdateInputs,
+} from './adam-family-update.js';

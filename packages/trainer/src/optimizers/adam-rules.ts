@@ -158,28 +158,35 @@ export function adamFamilyRule(
   learningRates: readonly number[],
 ): UpdateRule {
   const schedule = new NadamSchedule();
+  const rowFactors = (step: number): AdamFamilyFactors[] => {
+    const adamRate = (learningRate: number) =>
+      (learningRate * Math.sqrt(1 - BETA_2 ** step)) / (1 - BETA_1 ** step);
+    const factor = schedule.factor(step);
+    const nextFactor = schedule.factor(step + 1);
+    const productNow = nesterov.some(Boolean) ? schedule.productUpTo(step) : 1;
+    const nadam = {
+      momentum: nextFactor / (1 - productNow * nextFactor),
+      gradient: (1 - factor) / (1 - productNow),
+      velocity: 1 / (1 - BETA_2 ** step),
+    };
+    return nesterov.map((isNadam, row): AdamFamilyFactors =>
+      isNadam
+        ? { ...nadam, rate: learningRates[row] }
+        : { momentum: adamRate(learningRates[row]), gradient: 0, rate: 1, velocity: 1 },
+    );
+  };
   return {
     slots: [
       { name: 'momentum', initialValue: 0 },
       { name: 'velocity', initialValue: 0 },
     ],
+    fused: {
+      constants: { oneMinusBeta1: 1 - BETA_1, oneMinusBeta2: 1 - BETA_2, epsilon: EPSILON },
+      rowFactors,
+    },
     forStep: (step) => {
       const { oneMinusBeta1, oneMinusBeta2, epsilon } = constants();
-      const adamRate = (learningRate: number) =>
-        (learningRate * Math.sqrt(1 - BETA_2 ** step)) / (1 - BETA_1 ** step);
-      const factor = schedule.factor(step);
-      const nextFactor = schedule.factor(step + 1);
-      const productNow = nesterov.some(Boolean) ? schedule.productUpTo(step) : 1;
-      const nadam = {
-        momentum: nextFactor / (1 - productNow * nextFactor),
-        gradient: (1 - factor) / (1 - productNow),
-        velocity: 1 / (1 - BETA_2 ** step),
-      };
-      const rows = nesterov.map((isNadam, row): AdamFamilyFactors =>
-        isNadam
-          ? { ...nadam, rate: learningRates[row] }
-          : { momentum: adamRate(learningRates[row]), gradient: 0, rate: 1, velocity: 1 },
-      );
+      const rows = rowFactors(step);
       const momentumWeight = new RowFactor(rows.map((row) => row.momentum));
       const gradientWeight = new RowFactor(rows.map((row) => row.gradient));
       const rate = new RowFactor(rows.map((row) => row.rate));

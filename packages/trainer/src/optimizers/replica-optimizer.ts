@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { hasAdamFamilyUpdateKernel, runAdamFamilyUpdate } from '@partonfit/backend';
 import { InvalidArgumentError } from '@partonfit/core';
 import { clipByReplicaNorm } from './clip-by-norm.js';
 import {
@@ -8,7 +9,8 @@ import {
 } from './optimizer-settings.js';
 import { checkRestoredState, type ReplicaOptimizerState } from './optimizer-state.js';
 import { checkUpdateInputs } from './update-inputs.js';
-import { RowFactor, type RowRange, type UpdateRule } from './update-rule.js';
+import { FusedStep } from './fused-step.js';
+import { RowFactor, type RowRange, type UpdateRule, type VariableUpdate } from './update-rule.js';
 import { optimizerFormula, updateRuleFor } from './update-rules.js';
 import { selectSameShape, spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
@@ -243,28 +245,53 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
     );
     const slots = this.slots ?? this.build(variables.map((variable) => variable.shape));
     const step = this.stepCount + 1;
+    const fusedKernel = hasAdamFamilyUpdateKernel();
     tf.tidy(() => {
-      const kinds = this.optimizerKinds.map((kind) => ({
-        kind,
-        update: kind.rule.forStep(step),
-        clipTo: kind.clipnorms === undefined ? undefined : new RowFactor(kind.clipnorms),
-      }));
+      const kinds = this.optimizerKinds.map((kind) => {
+        const fused = fusedKernel ? kind.rule.fused : undefined;
+        return {
+          kind,
+          fused: fused === undefined ? undefined : new FusedStep(fused, step, kind.clipnorms),
+          update: fused === undefined ? kind.rule.forStep(step) : undefined,
+          clipTo: kind.clipnorms === undefined ? undefined : new RowFactor(kind.clipnorms),
+        };
+      });
+      const activeRow =
+        active === undefined ? undefined : tf.reshape(tf.cast(active, 'float32'), [replicas]);
       const activeColumn =
-        active === undefined ? undefined : tf.reshape(tf.cast(active, 'float32'), [replicas, 1]);
+        activeRow === undefined ? undefined : tf.reshape(activeRow, [replicas, 1]);
       const single = kinds.length === 1;
       variables.forEach((variable, index) => {
         const rows = rowsOf(index);
         const rawGradient = gradients[index];
         const rowCount = rows[1] - rows[0];
         let value: tf.Tensor = variable;
-        kinds.forEach(({ kind, update, clipTo }, k) => {
+        kinds.forEach(({ kind, fused, update, clipTo }, k) => {
           if (kind.rows !== undefined && !kind.rows.slice(rows[0], rows[1]).some(Boolean)) return;
           const variableSlots = slots[k]?.[index] ?? [];
+          if (fused !== undefined) {
+            const [momentum, velocity] = variableSlots as [tf.Variable, tf.Variable];
+            const [weights, newMomentum, newVelocity] = runAdamFamilyUpdate(
+              {
+                variable: value,
+                gradient: rawGradient,
+                momentum,
+                velocity,
+                factors: fused.factors(rows),
+                update: fused.updated(rows, this.updatedRows(kind, single, activeRow, rows)),
+              },
+              fused.constants,
+            );
+            momentum.assign(newMomentum);
+            velocity.assign(newVelocity);
+            value = weights;
+            return;
+          }
           const gradient =
             clipTo === undefined
               ? rawGradient
               : clipByReplicaNorm(rawGradient, clipTo.of(rows, [rowCount, 1]));
-          const updated = update(variable, gradient, variableSlots, rows);
+          const updated = (update as VariableUpdate)(variable, gradient, variableSlots, rows);
           const mask = this.rowMask(kind, single, activeColumn, rows, variable.shape);
           const select = (next: tf.Tensor, previous: tf.Tensor): tf.Tensor =>
             mask === undefined ? next : selectSameShape(mask, next, previous);
@@ -343,6 +370,34 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
     }
     const ownColumn = tf.tensor2d(own.map(Number), [end - start, 1]);
     return spreadReplicaMask(active === undefined ? ownColumn : tf.mul(ownColumn, active), shape);
+  }
+
+  /**
+   * Which rows of a variable holding `rows` this kind updates, `(rows)` as 1 / 0: its own rows
+   * that are active, computed on the device (the mask of active rows is never read back).
+   */
+  private updatedRows(
+    kind: OptimizerKind,
+    single: boolean,
+    activeRow: tf.Tensor | undefined,
+    rows: RowRange,
+  ): () => tf.Tensor1D {
+    return () => {
+      const [start, end] = rows;
+      const active =
+        activeRow === undefined
+          ? undefined
+          : start === 0 && end === activeRow.shape[0]
+            ? activeRow
+            : tf.slice(activeRow, [start], [end - start]);
+      const own = kind.rows?.slice(start, end);
+      const ownRow =
+        single || own === undefined || own.every(Boolean)
+          ? undefined
+          : tf.tensor1d(own.map(Number), 'float32');
+      if (active === undefined) return ownRow ?? tf.ones<tf.Rank.R1>([end - start]);
+      return (ownRow === undefined ? active : tf.mul(ownRow, active)) as tf.Tensor1D;
+    };
   }
 
   /** The rows each variable holds, checked against the plan once the variables are known. */

@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import type { AdamFamilyUpdateAttrs } from '@partonfit/backend';
 import { broadcastsReplicaColumns } from '../replica-mask/replica-mask.js';
 
 /** The model rows `[start, end)` a variable holds: its first axis is those replicas. */
@@ -91,4 +92,22 @@ export interface UpdateRule {
    * uploaded once for all variables ({@link RowFactor}). Called inside the step's `tf.tidy`.
    */
   forStep(step: number): VariableUpdate;
+  /**
+   * The rule as the fused Adam-family kernel takes it (`ADAM_FAMILY_UPDATE_KERNEL` of
+   * `@partonfit/backend`), for the rules it computes: the formula's constants and each model
+   * row's factors of step `step`. The optimiser uses it where the backend registers the kernel.
+   */
+  readonly fused?: FusedAdamFamily;
+}
+
+/** An Adam-family rule's constants and per-row factors, for the fused kernel. */
+export interface FusedAdamFamily {
+  readonly constants: AdamFamilyUpdateAttrs;
+  /** Each model row's `(momentum, gradient, rate, velocity)` weights of step `step`. */
+  rowFactors(step: number): readonly {
+    readonly momentum: number;
+    readonly gradient: number;
+    readonly rate: number;
+    readonly velocity: number;
+  }[];
 }
