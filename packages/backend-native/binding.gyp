@@ -17,6 +17,7 @@
         "native/reduce.cc",
         "native/simd.cc",
         "native/small_gemm.cc",
+        "native/stopping.cc",
         "native/thread_pool.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],

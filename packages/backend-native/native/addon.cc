@@ -19,6 +19,7 @@
 #include "optimizer.h"
 #include "reduce.h"
 #include "simd.h"
+#include "stopping.h"
 #include "thread_pool.h"
 
 namespace partonfit {
@@ -552,6 +553,67 @@ Napi::Value AdamFamilyUpdate(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// The float32 typed arrays of a JS array argument, each of `length` elements (any length when
+// length < 0).
+std::vector<float*> float_list(const Napi::CallbackInfo& info, size_t index, const char* name,
+                               size_t count, int64_t length) {
+  const Napi::Env env = info.Env();
+  if (!info[index].IsArray()) fail(env, std::string(name) + " is not an array");
+  const Napi::Array list = info[index].As<Napi::Array>();
+  if (list.Length() != count) fail(env, std::string(name) + " has the wrong number of arrays");
+  std::vector<float*> arrays(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    const Napi::Value item = list.Get(i);
+    if (!item.IsTypedArray() || item.As<Napi::TypedArray>().TypedArrayType() != napi_float32_array) {
+      fail(env, std::string(name) + " holds an array that is not a Float32Array");
+    }
+    Napi::TypedArray array = item.As<Napi::TypedArray>();
+    if (length >= 0) require_length(env, static_cast<int64_t>(array.ElementLength()), length, name);
+    auto* base = static_cast<uint8_t*>(array.ArrayBuffer().Data());
+    arrays[i] = reinterpret_cast<float*>(base + array.ByteOffset());
+  }
+  return arrays;
+}
+
+// stoppingUpdate(inputs[12], outputs[7], replicas, epoch, thresholdChi2, positivityThreshold,
+// delta): inputs training, validation, validationChi2, positivity, bestValidation, bestEpoch,
+// stopEpoch, waiting, counting, failed, patience, epochLimit, each (replicas).
+Napi::Value StoppingUpdate(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 7) fail(env, "stoppingUpdate takes 7 arguments");
+  const int64_t replicas = integer(info, 2, "replicas");
+  const std::vector<float*> in = float_list(info, 0, "inputs", 12, replicas);
+  const std::vector<float*> out = float_list(info, 1, "outputs", 7, replicas);
+  const StoppingArrays arrays{in[0], in[1], in[2], in[3], in[4],  in[5],
+                              in[6], in[7], in[8], in[9], in[10], in[11]};
+  const StoppingSettingsNative settings{
+      info[3].ToNumber().FloatValue(), info[4].ToNumber().FloatValue(),
+      info[5].ToNumber().FloatValue(), info[6].ToNumber().FloatValue()};
+  float* const outputs[7] = {out[0], out[1], out[2], out[3], out[4], out[5], out[6]};
+  stopping_update(arrays, settings, replicas, outputs);
+  return env.Undefined();
+}
+
+// keepBestRows(best, start, weight, snapshot, rows, out)
+Napi::Value KeepBestRows(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 6) fail(env, "keepBestRows takes 6 arguments");
+  const ArrayView<float> best = floats(info, 0, "best");
+  const int64_t start = integer(info, 1, "start");
+  const ArrayView<float> weight = floats(info, 2, "weight");
+  const ArrayView<float> snapshot = floats(info, 3, "snapshot");
+  const int64_t rows = integer(info, 4, "rows");
+  const ArrayView<float> out = floats(info, 5, "out");
+  if (rows < 1 || start < 0 || start + rows > best.length || weight.length % rows != 0) {
+    fail(env, "keepBestRows: rows outside the replicas");
+  }
+  require_length(env, snapshot.length, weight.length, "snapshot");
+  require_length(env, out.length, weight.length, "out");
+  keep_best_rows(best.data, start, weight.data, snapshot.data, rows, weight.length / rows,
+                 out.data);
+  return env.Undefined();
+}
+
 // timeParallelSgemm(n, rounds): seconds of each round of one (n, n) sgemm per pool thread at
 // once, as a Float64Array.
 Napi::Value TimeParallelSgemm(const Napi::CallbackInfo& info) {
@@ -586,6 +648,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("luminosityContractionGrad",
               Napi::Function::New(env, LuminosityContractionGrad, "luminosityContractionGrad"));
   exports.Set("adamFamilyUpdate", Napi::Function::New(env, AdamFamilyUpdate, "adamFamilyUpdate"));
+  exports.Set("stoppingUpdate", Napi::Function::New(env, StoppingUpdate, "stoppingUpdate"));
+  exports.Set("keepBestRows", Napi::Function::New(env, KeepBestRows, "keepBestRows"));
   exports.Set("timeParallelSgemm",
               Napi::Function::New(env, TimeParallelSgemm, "timeParallelSgemm"));
   exports.Set("luminositySupport",

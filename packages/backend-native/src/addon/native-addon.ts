@@ -110,6 +110,32 @@ export interface NativeAddon {
     momentumOut: Float32Array,
     velocityOut: Float32Array,
   ): void;
+  /**
+   * The stopping update of `STOPPING_UPDATE_KERNEL` (`@partonfit/backend`): `inputs` the four
+   * losses, the six state arrays, patience and epoch limits; `outputs` the six new state arrays
+   * and the best flags; every array `(replicas)`.
+   */
+  stoppingUpdate(
+    inputs: Float32Array[],
+    outputs: Float32Array[],
+    replicas: number,
+    epoch: number,
+    thresholdChi2: number,
+    positivityThreshold: number,
+    delta: number,
+  ): void;
+  /**
+   * `out` = the rows of `weight` whose flag `best[start + row]` is set, the rows of `snapshot`
+   * elsewhere; `rows` rows.
+   */
+  keepBestRows(
+    best: Float32Array,
+    start: number,
+    weight: Float32Array,
+    snapshot: Float32Array,
+    rows: number,
+    out: Float32Array,
+  ): void;
   /** `out[i] = condition[i] ? t[i] : e[i]`, all of one length. */
   select(condition: Uint8Array, t: Float32Array, e: Float32Array, out: Float32Array): void;
   /** Reduces the middle axis of x viewed as `(outer, reduced, inner)` into out `(outer, inner)`. */

@@ -19,6 +19,7 @@ import { luminosityKernels } from './luminosity-kernels.js';
 import { batchMatMulKernel, fusedMatMulKernel } from './matmul-kernels.js';
 import { optimizerKernels } from './optimizer-kernels.js';
 import { reductionKernels } from './reduction-kernels.js';
+import { stoppingKernels } from './stopping-kernels.js';
 
 /**
  * Every kernel the `native` backend runs in the addon (each falls back to the cpu kernel of
@@ -42,5 +43,6 @@ export function nativeKernels(addon: NativeAddon): KernelConfig[] {
     padKernel(addon),
     ...luminosityKernels(addon),
     ...optimizerKernels(addon),
+    ...stoppingKernels(addon),
   ];
 }

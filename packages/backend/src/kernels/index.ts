@@ -21,3 +21,18 @@ export {
   type AdamFamilyUpdateAttrs,
   type AdamFamilyUpdateInputs,
 } from './adam-family-update.js';
+export {
+  checkKeepBestRows,
+  checkStoppingUpdate,
+  hasStoppingKernels,
+  KEEP_BEST_ROWS_KERNEL,
+  runKeepBestRows,
+  runStoppingUpdate,
+  STOPPING_LOSSES,
+  STOPPING_STATE,
+  STOPPING_UPDATE_KERNEL,
+  STOPPING_UPDATE_OUTPUTS,
+  type KeepBestRowsAttrs,
+  type StoppingUpdateAttrs,
+  type StoppingUpdateInputs,
+} from './stopping-update.js';

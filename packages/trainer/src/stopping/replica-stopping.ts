@@ -1,4 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
+import {
+  hasStoppingKernels,
+  runKeepBestRows,
+  runStoppingUpdate,
+  STOPPING_STATE,
+} from '@partonfit/backend';
 import { InvalidArgumentError, positiveInteger, ShapeError } from '@partonfit/core';
 import { selectSameShape, spreadReplicaMask } from '../replica-mask/replica-mask.js';
 
@@ -74,15 +80,11 @@ export interface ReplicaStoppingState {
   readonly bestWeights: readonly tf.Tensor[];
 }
 
-/** The per-replica entries of {@link ReplicaStoppingState}, in a fixed order. */
-export const STOPPING_STATE_KEYS = [
-  'bestValidation',
-  'bestEpoch',
-  'stopEpoch',
-  'waiting',
-  'counting',
-  'failed',
-] as const;
+/**
+ * The per-replica entries of {@link ReplicaStoppingState}, in a fixed order: the fused stopping
+ * kernel's state (`STOPPING_STATE` of `@partonfit/backend`).
+ */
+export const STOPPING_STATE_KEYS = STOPPING_STATE;
 
 /**
  * Early stopping for all replicas at once, kept on the device: per replica the best validation
@@ -108,6 +110,8 @@ export class ReplicaStopping {
   private readonly failed: tf.Variable<tf.Rank.R1>;
   private readonly tracked: readonly tf.Variable[];
   private readonly bestWeights: readonly tf.Variable[];
+  /** Patience and epoch limits as `(replicas)` tensors, for the fused kernel; made on first use. */
+  private perReplicaSettings: { patience: tf.Tensor1D; epochLimit: tf.Tensor1D } | undefined;
   /** The replicas `[start, end)` each tracked weight holds. */
   private readonly rows: readonly (readonly [number, number])[];
   /** The patience of every replica, or each replica's `(replicas)` when they differ. */
@@ -191,6 +195,10 @@ export class ReplicaStopping {
    * @param epoch - the epoch (step) number, 0-based
    */
   update(epoch: number, losses: StepLosses): void {
+    if (hasStoppingKernels()) {
+      this.fusedUpdate(epoch, losses);
+      return;
+    }
     const { thresholdChi2, positivityThreshold, delta = 0 } = this.settings;
     tf.tidy(() => {
       const stoppedBefore = tf.greaterEqual(this.stopEpoch, 0);
@@ -241,6 +249,64 @@ export class ReplicaStopping {
       const masks = this.weightMasks(bestColumn);
       this.tracked.forEach((weight, i) => {
         this.bestWeights[i].assign(selectSameShape(masks(i), weight, this.bestWeights[i]));
+      });
+    });
+  }
+
+  /**
+   * {@link ReplicaStopping.update} in two kernels where the backend registers them (the native
+   * addon does): the state's update, and the snapshot of every tracked weight's best rows.
+   */
+  private fusedUpdate(epoch: number, losses: StepLosses): void {
+    const { thresholdChi2, positivityThreshold, delta = 0 } = this.settings;
+    // kept: the first update may run inside a step's tidy, and these live as long as the stopping
+    const { patience, epochLimit } = (this.perReplicaSettings ??= tf.tidy(() => {
+      const { replicas } = this.settings;
+      return {
+        patience: tf.keep(
+          typeof this.patience === 'number'
+            ? tf.fill<tf.Rank.R1>([replicas], this.patience)
+            : tf.clone(this.patience),
+        ),
+        epochLimit: tf.keep(
+          this.epochLimits === undefined
+            ? tf.fill<tf.Rank.R1>([replicas], Number.POSITIVE_INFINITY)
+            : tf.clone(this.epochLimits),
+        ),
+      };
+    }));
+    tf.tidy(() => {
+      const outputs = runStoppingUpdate(
+        {
+          training: losses.training,
+          validation: losses.validation,
+          validationChi2PerPoint: losses.validationChi2PerPoint,
+          positivity: losses.positivity,
+          bestValidation: this.bestValidation,
+          bestEpoch: this.bestEpoch,
+          stopEpoch: this.stopEpoch,
+          waiting: this.waiting,
+          counting: this.counting,
+          failed: this.failed,
+          patience,
+          epochLimit,
+        },
+        { epoch, thresholdChi2, positivityThreshold, delta },
+      );
+      STOPPING_STATE_KEYS.forEach((key, k) => {
+        this[key].assign(outputs[k]);
+      });
+      const best = outputs[STOPPING_STATE_KEYS.length];
+      const snapshots = runKeepBestRows(
+        best,
+        this.tracked.map((weight, i) => ({
+          weight,
+          bestWeight: this.bestWeights[i],
+          start: this.rows[i]?.[0] ?? 0,
+        })),
+      );
+      snapshots.forEach((snapshot, i) => {
+        this.bestWeights[i].assign(snapshot);
       });
     });
   }
@@ -382,5 +448,8 @@ export class ReplicaStopping {
     }
     if (typeof this.patience !== 'number') this.patience.dispose();
     this.epochLimits?.dispose();
+    if (this.perReplicaSettings !== undefined) {
+      tf.dispose([this.perReplicaSettings.patience, this.perReplicaSettings.epochLimit]);
+    }
   }
 }
