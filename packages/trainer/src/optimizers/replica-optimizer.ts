@@ -448,7 +448,9 @@ function isPlan(
  * Creates a multi-replica optimiser: Keras 3's SGD, RMSprop, Adam, Adamax, Adagrad, Adadelta,
  * Nadam or Amsgrad (Adam with `amsgrad`), with Keras's hyperparameter defaults and n3fit's
  * default learning rates, written as plain tensor updates so that every replica keeps its own
- * clipping and statistics.
+ * clipping and statistics. Where the backend registers the fused Adam-family kernel
+ * (`ADAM_FAMILY_UPDATE_KERNEL` of `@partonfit/backend`; the native addon does), Adam and Nadam
+ * rows are updated by it instead, one kernel per variable, to float32 rounding the same numbers.
  *
  * Given a plan ({@link ReplicaOptimizerPlan}), every replica has its own optimiser: replicas of
  * one optimiser share its formula (one update of each variable for all of them) with their own
