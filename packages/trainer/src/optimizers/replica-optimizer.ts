@@ -258,8 +258,6 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
       });
       const activeRow =
         active === undefined ? undefined : tf.reshape(tf.cast(active, 'float32'), [replicas]);
-      const activeColumn =
-        activeRow === undefined ? undefined : tf.reshape(activeRow, [replicas, 1]);
       const single = kinds.length === 1;
       variables.forEach((variable, index) => {
         const rows = rowsOf(index);
@@ -278,7 +276,10 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
                 momentum,
                 velocity,
                 factors: fused.factors(rows),
-                update: fused.updated(rows, this.updatedRows(kind, single, activeRow, rows)),
+                update: fused.updated(
+                  rows,
+                  () => this.updatedRows(kind, single, activeRow, rows) ?? tf.ones([rowCount]),
+                ),
               },
               fused.constants,
             );
@@ -292,7 +293,7 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
               ? rawGradient
               : clipByReplicaNorm(rawGradient, clipTo.of(rows, [rowCount, 1]));
           const updated = (update as VariableUpdate)(variable, gradient, variableSlots, rows);
-          const mask = this.rowMask(kind, single, activeColumn, rows, variable.shape);
+          const mask = this.rowMask(kind, single, activeRow, rows, variable.shape);
           const select = (next: tf.Tensor, previous: tf.Tensor): tf.Tensor =>
             mask === undefined ? next : selectSameShape(mask, next, previous);
           const newSlots = updated.slots.map((slot, slotIndex) =>
@@ -347,57 +348,48 @@ class MultiReplicaOptimizer implements ReplicaOptimizer {
   }
 
   /**
-   * The bool mask of the rows of `variable` this kind updates: its own rows that are active;
-   * undefined when that is every row of the variable.
+   * The bool mask of the rows of `variable` this kind updates, spread over its shape; undefined
+   * when that is every row of the variable.
    */
   private rowMask(
     kind: OptimizerKind,
     single: boolean,
-    activeColumn: tf.Tensor | undefined,
+    activeRow: tf.Tensor | undefined,
     rows: RowRange,
     shape: readonly number[],
   ): tf.Tensor | undefined {
-    const [start, end] = rows;
-    const active =
-      activeColumn === undefined
-        ? undefined
-        : start === 0 && end === activeColumn.shape[0]
-          ? activeColumn
-          : tf.slice(activeColumn, [start, 0], [end - start, 1]);
-    const own = kind.rows?.slice(start, end);
-    if (single || own === undefined || own.every(Boolean)) {
-      return active === undefined ? undefined : spreadReplicaMask(active, shape);
-    }
-    const ownColumn = tf.tensor2d(own.map(Number), [end - start, 1]);
-    return spreadReplicaMask(active === undefined ? ownColumn : tf.mul(ownColumn, active), shape);
+    const updated = this.updatedRows(kind, single, activeRow, rows);
+    return updated === undefined
+      ? undefined
+      : spreadReplicaMask(tf.reshape(updated, [rows[1] - rows[0], 1]), shape);
   }
 
   /**
    * Which rows of a variable holding `rows` this kind updates, `(rows)` as 1 / 0: its own rows
-   * that are active, computed on the device (the mask of active rows is never read back).
+   * that are active, computed on the device (the mask of active rows is never read back);
+   * undefined when that is every row.
    */
   private updatedRows(
     kind: OptimizerKind,
     single: boolean,
     activeRow: tf.Tensor | undefined,
     rows: RowRange,
-  ): () => tf.Tensor1D {
-    return () => {
-      const [start, end] = rows;
-      const active =
-        activeRow === undefined
-          ? undefined
-          : start === 0 && end === activeRow.shape[0]
-            ? activeRow
-            : tf.slice(activeRow, [start], [end - start]);
-      const own = kind.rows?.slice(start, end);
-      const ownRow =
-        single || own === undefined || own.every(Boolean)
-          ? undefined
-          : tf.tensor1d(own.map(Number), 'float32');
-      if (active === undefined) return ownRow ?? tf.ones<tf.Rank.R1>([end - start]);
-      return (ownRow === undefined ? active : tf.mul(ownRow, active)) as tf.Tensor1D;
-    };
+  ): tf.Tensor1D | undefined {
+    const [start, end] = rows;
+    const active =
+      activeRow === undefined
+        ? undefined
+        : start === 0 && end === activeRow.shape[0]
+          ? activeRow
+          : tf.slice(activeRow, [start], [end - start]);
+    const own = kind.rows?.slice(start, end);
+    const ownRow =
+      single || own === undefined || own.every(Boolean)
+        ? undefined
+        : tf.tensor1d(own.map(Number), 'float32');
+    if (active === undefined || ownRow === undefined)
+      return (active ?? ownRow) as tf.Tensor1D | undefined;
+    return tf.mul(ownRow, active);
   }
 
   /** The rows each variable holds, checked against the plan once the variables are known. */
