@@ -18,9 +18,17 @@ describe('parseBenchOptions', () => {
       logEvery: 100,
       budgetSeconds: 900,
       date: '2025-01-02',
+      threads: undefined,
       help: false,
     });
     expect([...options.skip]).toEqual([]);
+  });
+
+  it('should read --threads as thread counts, ascending and unique, or 1 to every CPU', () => {
+    expect(parseBenchOptions(['--threads', '4,1,2,2']).threads).toEqual([1, 2, 4]);
+    expect(parseBenchOptions(['--threads=16']).threads).toEqual([16]);
+    expect(parseBenchOptions(['--threads', 'all'], 6).threads).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(parseBenchOptions(['--threads', 'all'], 1).threads).toEqual([1]);
   });
 
   it('should shorten everything with --quick and leave out the cross-check', () => {
@@ -74,6 +82,19 @@ describe('parseBenchOptions', () => {
     [['--skip', 'all'], '--skip: expected names among setup, ratios, components'],
     [['--date', 'today'], "--date: expected YYYY-MM-DD, got 'today'"],
     [['--quick=yes'], '--quick: takes no value'],
+    [
+      ['--threads', '0,2'],
+      "--threads: expected 'all' or integers ≥ 1 separated by commas, got '0,2'",
+    ],
+    [
+      ['--threads', 'two'],
+      "--threads: expected 'all' or integers ≥ 1 separated by commas, got 'two'",
+    ],
+    [['--threads', ''], "--threads: expected 'all' or integers ≥ 1 separated by commas, got ''"],
+    [
+      ['--backend', 'native', '--threads', '1,2'],
+      '--threads: runs every thread count in its own process; use --backends instead of --backend',
+    ],
   ])('should reject %j naming the option', (argv, message) => {
     expect(() => parseBenchOptions(argv)).toThrow(InvalidArgumentError);
     expect(() => parseBenchOptions(argv)).toThrow(message);
@@ -110,5 +131,10 @@ describe('childArguments', () => {
       budgetSeconds: Number.POSITIVE_INFINITY,
     });
     expect([...child.skip]).toEqual(['setup']);
+  });
+
+  it('should leave --threads to the parent, which sets each child’s pool', () => {
+    const options = parseBenchOptions(['--backends', 'native', '--threads', '1,2']);
+    expect(parseBenchOptions(childArguments(options, 'native', true)).threads).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from '@partonfit/core';
 import { RATIO_WORKLOADS, WORKLOADS } from '../workloads/workloads.js';
@@ -47,6 +48,11 @@ export interface BenchOptions {
   readonly skip: ReadonlySet<SkippablePart>;
   /** The date in the result file names, `YYYY-MM-DD`. */
   readonly date: string;
+  /**
+   * `--threads`: the native backend's pool sizes, ascending, each run in its own process with
+   * `PARTONFIT_NATIVE_THREADS` set; undefined = one run at the pool's default (every CPU).
+   */
+  readonly threads: readonly number[] | undefined;
   readonly help: boolean;
 }
 
@@ -74,6 +80,10 @@ Options:
   --budget S              skip a measurement projected to exceed S seconds (default 900;
                           0 = no limit)
   --skip a,b              leave out: ${SKIPPABLE_PARTS.join(', ')}
+  --threads 1,2|all       run native once per thread count of its pool (all: 1 to every CPU),
+                          each in its own process, and report the step at each, the speed-up
+                          over 1 thread and the scaling efficiency (default: one run at the
+                          pool's default, every CPU)
   --out DIR               results folder (default bench/results)
   --date YYYY-MM-DD       date in the file names (default today, UTC)
   --help                  this text
@@ -124,6 +134,7 @@ const VALUE_OPTIONS = [
   '--skip',
   '--out',
   '--date',
+  '--threads',
 ] as const;
 const FLAG_OPTIONS = ['--quick', '--help'] as const;
 
@@ -155,12 +166,31 @@ export function today(): string {
 }
 
 /**
+ * The thread counts of `--threads`: `all` is 1 to `cores`, otherwise integers ≥ 1 separated by
+ * commas, ascending and unique.
+ *
+ * @throws InvalidArgumentError - naming `--threads`, for anything else
+ */
+export function parseThreadCounts(text: string, cores: number): number[] {
+  if (text === 'all') return Array.from({ length: cores }, (_, index) => index + 1);
+  if (!/^[1-9]\d*(,[1-9]\d*)*$/.test(text)) {
+    fail('--threads', `expected 'all' or integers ≥ 1 separated by commas, got '${text}'`);
+  }
+  return integers('--threads', text, 1);
+}
+
+/**
  * Parses the benchmark's command line (see {@link USAGE}).
  *
+ * @param cores - the CPUs `--threads all` counts up to (default: those this process may use)
  * @throws InvalidArgumentError - naming the option, for an unknown option, a missing value or a
- *   value of the wrong kind
+ *   value of the wrong kind, or `--threads` with `--backend` (the pool's size is fixed when the
+ *   addon loads, so every thread count needs its own process)
  */
-export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+export function parseBenchOptions(
+  argv: readonly string[],
+  cores: number = availableParallelism(),
+): BenchOptions {
   const found = tokens(argv);
   const quick = found.has('--quick');
   const value = (name: (typeof VALUE_OPTIONS)[number]) => found.get(name);
@@ -176,6 +206,13 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     for (const part of names('--skip', skipText, SKIPPABLE_PARTS)) skip.add(part as SkippablePart);
   }
   const backendsText = value('--backends');
+  const threadsText = value('--threads');
+  if (threadsText !== undefined && value('--backend') !== undefined) {
+    fail(
+      '--threads',
+      'runs every thread count in its own process; use --backends instead of --backend',
+    );
+  }
   return {
     mode: quick ? 'quick' : 'full',
     backend: value('--backend'),
@@ -210,6 +247,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     out: value('--out') ?? DEFAULT_RESULTS_FOLDER,
     skip,
     date,
+    threads: threadsText === undefined ? undefined : parseThreadCounts(threadsText, cores),
     help: found.has('--help'),
   };
 }

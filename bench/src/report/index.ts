@@ -17,6 +17,7 @@ export {
   benchResultSchema,
   configurationSchema,
   machineSchema,
+  measuredConfigurations,
   RATIO_NAMES,
   ratioSchema,
   RESULT_SCHEMA_VERSION,
@@ -24,6 +25,7 @@ export {
   settingsSchema,
   setupNnpdf40Schema,
   setupSchema,
+  threadScalingSchema,
   workloadSchema,
   type BenchResult,
   type ConfigurationResult,
@@ -34,5 +36,6 @@ export {
   type SettingsResult,
   type SetupNnpdf40Result,
   type SetupResult,
+  type ThreadScalingResult,
   type WorkloadResult,
 } from './result-schema.js';

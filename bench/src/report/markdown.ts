@@ -1,6 +1,10 @@
 import { COMPONENT_NAMES } from '../components/component-names.js';
 import type { SampleSummary } from '../stats/summary.js';
-import type { BenchResult, MeasuredConfiguration } from './result-schema.js';
+import {
+  measuredConfigurations,
+  type BenchResult,
+  type MeasuredConfiguration,
+} from './result-schema.js';
 
 /** A number with 3 significant figures (no exponent), for tables. */
 export function formatNumber(value: number): string {
@@ -20,12 +24,6 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   if (rows.length === 0) return '_None measured._';
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
-}
-
-function measured(result: BenchResult): MeasuredConfiguration[] {
-  return result.configurations.filter(
-    (configuration): configuration is MeasuredConfiguration => configuration.status === 'measured',
-  );
 }
 
 function stepTable(results: readonly BenchResult[]): string {
@@ -64,7 +62,7 @@ function stepTable(results: readonly BenchResult[]): string {
 
 function componentTable(results: readonly BenchResult[]): string {
   const rows = results.flatMap((result) =>
-    measured(result)
+    measuredConfigurations(result)
       .filter((c) => c.components.length > 0)
       .map((c) => {
         const byName = new Map(c.components.map((component) => [component.name, component]));
@@ -97,7 +95,7 @@ function componentTable(results: readonly BenchResult[]): string {
  */
 function throughputTable(results: readonly BenchResult[]): string {
   const rows = results.flatMap((result) =>
-    measured(result).flatMap((c) =>
+    measuredConfigurations(result).flatMap((c) =>
       c.components
         .filter((component) => component.flops !== null)
         .map((component) => {
@@ -143,7 +141,7 @@ function throughputTable(results: readonly BenchResult[]): string {
  */
 function zeroBlockTable(results: readonly BenchResult[]): string {
   const rows = results.flatMap((result) => {
-    const configurations = measured(result);
+    const configurations = measuredConfigurations(result);
     const hadronic = (c: MeasuredConfiguration) =>
       c.components.find((component) => component.name === 'hadronic')?.stats.median;
     return configurations
@@ -245,11 +243,13 @@ function genericZeroRowTable(results: readonly BenchResult[]): string {
 function wasmSpeedupTable(results: readonly BenchResult[]): string {
   const wasm = results.find((result) => result.backend.name === 'wasm');
   if (wasm === undefined) return '_No wasm result._';
-  const wasmSteps = new Map(measured(wasm).map((c) => [`${c.workload}/${c.replicas}`, c]));
+  const wasmSteps = new Map(
+    measuredConfigurations(wasm).map((c) => [`${c.workload}/${c.replicas}`, c]),
+  );
   const rows = results
     .filter((result) => result !== wasm)
     .flatMap((result) =>
-      measured(result).flatMap((c) => {
+      measuredConfigurations(result).flatMap((c) => {
         const reference = wasmSteps.get(`${c.workload}/${c.replicas}`);
         if (reference === undefined) return [];
         return [
@@ -265,6 +265,36 @@ function wasmSpeedupTable(results: readonly BenchResult[]): string {
       }),
     );
   return table(['workload', 'R', 'wasm ms/step', 'backend', 'ms/step', 'wasm / backend'], rows);
+}
+
+/**
+ * The native step at every thread count of `--threads`: median (p10–p90), speed-up over 1 thread
+ * and efficiency (speed-up / threads).
+ */
+export function threadScalingTable(results: readonly BenchResult[]): string {
+  const rows = results.flatMap((result) =>
+    result.threadScaling.map((row) => [
+      result.backend.name,
+      row.workload,
+      String(row.replicas),
+      String(row.threads),
+      spread(row.stepMs),
+      row.speedup === null ? '—' : `${formatNumber(row.speedup)}×`,
+      row.efficiency === null ? '—' : `${Math.round(100 * row.efficiency)} %`,
+    ]),
+  );
+  return table(
+    [
+      'backend',
+      'workload',
+      'R',
+      'threads',
+      'ms/step median (p10–p90)',
+      'speed-up over 1 thread',
+      'efficiency',
+    ],
+    rows,
+  );
 }
 
 function ratioTable(results: readonly BenchResult[]): string {
@@ -328,7 +358,7 @@ function heterogeneousTable(results: readonly BenchResult[]): string {
 
 function kernelLines(results: readonly BenchResult[]): string {
   const lines = results.flatMap((result) =>
-    measured(result)
+    measuredConfigurations(result)
       .filter((c) => c.profile !== null)
       .map((c) => {
         const kernels = (c.profile?.kernels ?? [])
@@ -396,7 +426,7 @@ function setupNnpdf40Table(results: readonly BenchResult[]): string {
 
 function crossCheckTable(results: readonly BenchResult[]): string {
   const rows = results.flatMap((result) =>
-    measured(result)
+    measuredConfigurations(result)
       .filter((c) => c.crossCheck !== null)
       .map((c) => [
         result.backend.name,
@@ -451,6 +481,7 @@ export function resultsMarkdown(results: readonly BenchResult[], date?: string):
     `## Zero blocks skipped on real tables (forward + backward, native)\n\n${realTableZeroBlockTable(results)}`,
     `## Zero rows dropped on the generic path (forward + backward, wasm and cpu)\n\n${genericZeroRowTable(results)}`,
     `## Speed-up over wasm (median step)\n\n${wasmSpeedupTable(results)}`,
+    `## Threads: the native step at each size of the addon's pool (--threads, one process each)\n\n${threadScalingTable(results)}`,
     `## The seeds' factors: naive variant / seed step, same run\n\n${ratioTable(results)}`,
     `## Replicas with their own hyperparameters: 25-20-8, 35-25-8, 20-15-8, 30-30-8 under Nadam and Adam against 25-20-8 Nadam, same run\n\n${heterogeneousTable(results)}`,
     `## Heaviest kernels of one step (tf.profile)\n\n${kernelLines(results)}`,

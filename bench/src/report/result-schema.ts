@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { COMPONENT_NAMES } from '../components/component-names.js';
 
 /** Version of the result layout; bump it when a field changes meaning. */
-export const RESULT_SCHEMA_VERSION = 4;
+export const RESULT_SCHEMA_VERSION = 5;
 
 const count = z.int().nonnegative();
 const positiveCount = z.int().positive();
@@ -325,6 +325,27 @@ export const heterogeneousSchema = z.discriminatedUnion('status', [
   }),
 ]);
 
+/**
+ * The native step of one workload at one R with the addon's pool at one thread count
+ * (`--threads`; each count runs in its own process).
+ */
+export const threadScalingSchema = z.strictObject({
+  workload: z.string(),
+  replicas: positiveCount,
+  /** Threads of the addon's pool, the calling thread included. */
+  threads: positiveCount,
+  /** ms per training step after warm-up. */
+  stepMs: sampleSummarySchema,
+  /** Median at 1 thread / median at `threads`; null without a 1-thread run of this configuration. */
+  speedup: z.number().positive().nullable(),
+  /** `speedup / threads`: 1 is perfect scaling. */
+  efficiency: z.number().positive().nullable(),
+  /** Each component's median ms at this thread count (empty with `--skip components`). */
+  components: z.array(
+    z.strictObject({ name: z.enum(COMPONENT_NAMES), medianMs: z.number().nonnegative() }),
+  ),
+});
+
 /** The JSON written to `bench/results/<date>-<backend>.json`. */
 export const benchResultSchema = z.strictObject({
   schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
@@ -350,6 +371,11 @@ export const benchResultSchema = z.strictObject({
   ratios: z.array(ratioSchema),
   /** Replicas with their own hyperparameters (missing in results written before it was measured). */
   heterogeneous: z.array(heterogeneousSchema).default([]),
+  /**
+   * The native step at every thread count of `--threads` (schemaVersion 5); empty without it and
+   * on other backends. The rest of the result is the run at the largest thread count.
+   */
+  threadScaling: z.array(threadScalingSchema),
   /** The process's peak resident set size (`maxRSS`), MB. */
   peakRssMb: z.number().positive(),
   totalSeconds: seconds,
@@ -363,6 +389,8 @@ export type ConfigurationResult = z.infer<typeof configurationSchema>;
 export type MeasuredConfiguration = Extract<ConfigurationResult, { status: 'measured' }>;
 /** One ratio's entry. */
 export type RatioResult = z.infer<typeof ratioSchema>;
+/** One configuration at one thread count. */
+export type ThreadScalingResult = z.infer<typeof threadScalingSchema>;
 /** The heterogeneous row's entry. */
 export type HeterogeneousResult = z.infer<typeof heterogeneousSchema>;
 /** One of {@link RATIO_NAMES}. */
@@ -377,3 +405,10 @@ export type SetupNnpdf40Result = z.infer<typeof setupNnpdf40Schema>;
 export type MachineResult = z.infer<typeof machineSchema>;
 /** The settings entry. */
 export type SettingsResult = z.infer<typeof settingsSchema>;
+
+/** The configurations of a result that were measured, not skipped. */
+export function measuredConfigurations(result: BenchResult): MeasuredConfiguration[] {
+  return result.configurations.filter(
+    (configuration): configuration is MeasuredConfiguration => configuration.status === 'measured',
+  );
+}

@@ -50,6 +50,8 @@ describe('runBackend on the tiny workload', () => {
 
   it('should measure every replica count with the step’s statistics, syncs and memory', () => {
     expect(result.backend.name).toBe('cpu');
+    // one process, one pool: the thread counts are the parent's (--threads)
+    expect(result.threadScaling).toEqual([]);
     expect(result.settings).toMatchObject({ mode: 'full', steps: 2, warmup: 1, replicas: [1, 2] });
     expect(result.workloads.map((workload) => [workload.name, workload.ndata])).toEqual([
       ['tiny', 18],

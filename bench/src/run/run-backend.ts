@@ -285,6 +285,7 @@ export async function runBackend(
     configurations,
     ratios,
     heterogeneous,
+    threadScaling: [],
     peakRssMb: (process.resourceUsage().maxRSS * 1024) / 2 ** 20,
     totalSeconds: (performance.now() - start) / 1000,
   };

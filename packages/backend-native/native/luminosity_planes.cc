@@ -43,8 +43,12 @@ int64_t halves_chunk_bytes() {
   return bytes;
 }
 
-// Contractions below this many multiply-adds run on the calling thread.
-constexpr int64_t kParallelMultiplyAdds = int64_t{1} << 21;
+// Contractions below this many multiply-adds run on the calling thread. The planes read the
+// table once per replica, so they do about 2 · 10⁹ multiply-adds a second on one thread (the
+// nnpdf40 bench's 42 tables at R = 1): this is ~0.1 ms of work, far more than handing it to the
+// pool costs. At 2²¹ the 22 tables of fewer than 21 data points ran on one thread, 15 % of the
+// contraction at R = 1 and its largest serial part on many cores.
+constexpr int64_t kParallelMultiplyAdds = int64_t{1} << 18;
 
 // One channel's table and where its rows can be non-zero. Row a (x1 point) is the plane
 // fk[a · size + j], j = b · data + n, of size x · data; it can be non-zero only in
