@@ -5,6 +5,7 @@
       "sources": [
         "native/addon.cc",
         "native/blas.cc",
+        "native/dense_network.cc",
         "native/elementwise.cc",
         "native/fast_math.cc",
         "native/layout.cc",

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "blas.h"
+#include "dense_network.h"
 #include "elementwise.h"
 #include "layout.h"
 #include "luminosity.h"
@@ -614,6 +615,107 @@ Napi::Value KeepBestRows(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// The network of denseNetwork/denseNetworkGrad from (activations, replicas, points, inputs,
+// sharedInput, units, leakyReluAlpha) at argument `index` on, checked.
+DenseNetwork dense_network_argument(const Napi::CallbackInfo& info, size_t index) {
+  const Napi::Env env = info.Env();
+  const ArrayView<int32_t> activations = ints(info, index, "activations");
+  DenseNetwork network;
+  network.replicas = integer(info, index + 1, "replicas");
+  network.points = integer(info, index + 2, "points");
+  network.inputs = integer(info, index + 3, "inputs");
+  network.shared_input = info[index + 4].ToBoolean().Value();
+  const ArrayView<int32_t> units = ints(info, index + 5, "units");
+  network.leaky_relu_alpha = info[index + 6].ToNumber().FloatValue();
+  if (network.replicas < 1 || network.points < 0 || network.inputs < 1 || units.length < 1) {
+    fail(env, "denseNetwork: needs a replica, an input feature and a layer");
+  }
+  for (int64_t l = 0; l < units.length; ++l) {
+    if (units.data[l] < 1) fail(env, "denseNetwork: every layer needs a unit");
+    network.units.push_back(units.data[l]);
+  }
+  require_length(env, activations.length, units.length * network.replicas, "activations");
+  for (int64_t i = 0; i < units.length * network.replicas; ++i) {
+    if (activations.data[i] < 0 || activations.data[i] >= kActivationCount) {
+      fail(env, "denseNetwork: unknown activation code " + std::to_string(activations.data[i]));
+    }
+  }
+  network.activations = activations.data;
+  return network;
+}
+
+// Checks a layer list's arrays: kernels[l] (replicas, in_l, units_l) or biases[l]
+// (replicas, units_l).
+std::vector<float*> layer_arrays(const Napi::CallbackInfo& info, size_t index, const char* name,
+                                 const DenseNetwork& network, bool kernels) {
+  const std::vector<float*> arrays =
+      float_list(info, index, name, network.units.size(), -1);
+  const Napi::Array list = info[index].As<Napi::Array>();
+  for (size_t l = 0; l < network.units.size(); ++l) {
+    const int64_t in = l == 0 ? network.inputs : network.units[l - 1];
+    const int64_t needed = network.replicas * network.units[l] * (kernels ? in : 1);
+    require_length(info.Env(),
+                   static_cast<int64_t>(list.Get(static_cast<uint32_t>(l))
+                                            .As<Napi::TypedArray>()
+                                            .ElementLength()),
+                   needed, name);
+  }
+  return arrays;
+}
+
+std::vector<const float*> read_only(const std::vector<float*>& arrays) {
+  return {arrays.begin(), arrays.end()};
+}
+
+int64_t input_size(const DenseNetwork& network) {
+  return (network.shared_input ? 1 : network.replicas) * network.points * network.inputs;
+}
+
+// denseNetwork(input, kernels[], biases[], activations, replicas, points, inputs, sharedInput,
+// units, leakyReluAlpha, output, tape)
+Napi::Value DenseNetworkForward(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 12) fail(env, "denseNetwork takes 12 arguments");
+  const DenseNetwork network = dense_network_argument(info, 3);
+  const ArrayView<float> input = floats(info, 0, "input");
+  require_length(env, input.length, input_size(network), "input");
+  const std::vector<float*> kernels = layer_arrays(info, 1, "kernels", network, true);
+  const std::vector<float*> biases = layer_arrays(info, 2, "biases", network, false);
+  const ArrayView<float> output = floats(info, 10, "output");
+  const ArrayView<float> tape = floats(info, 11, "tape");
+  require_length(env, output.length, network.replicas * network.points * network.units.back(),
+                 "output");
+  require_length(env, tape.length, dense_network_tape_size(network), "tape");
+  dense_network_forward(network, input.data, read_only(kernels), read_only(biases), output.data,
+                        tape.data);
+  return env.Undefined();
+}
+
+// denseNetworkGrad(outputGradient, input, kernels[], tape, activations, replicas, points,
+// inputs, sharedInput, units, leakyReluAlpha, inputGradient, kernelGradients[], biasGradients[])
+Napi::Value DenseNetworkBackward(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  if (info.Length() < 14) fail(env, "denseNetworkGrad takes 14 arguments");
+  const DenseNetwork network = dense_network_argument(info, 4);
+  const ArrayView<float> output_gradient = floats(info, 0, "outputGradient");
+  require_length(env, output_gradient.length,
+                 network.replicas * network.points * network.units.back(), "outputGradient");
+  const ArrayView<float> input = floats(info, 1, "input");
+  require_length(env, input.length, input_size(network), "input");
+  const std::vector<float*> kernels = layer_arrays(info, 2, "kernels", network, true);
+  const ArrayView<float> tape = floats(info, 3, "tape");
+  require_length(env, tape.length, dense_network_tape_size(network), "tape");
+  const ArrayView<float> input_gradient = floats(info, 11, "inputGradient");
+  require_length(env, input_gradient.length, input_size(network), "inputGradient");
+  const std::vector<float*> kernel_gradients =
+      layer_arrays(info, 12, "kernelGradients", network, true);
+  const std::vector<float*> bias_gradients =
+      layer_arrays(info, 13, "biasGradients", network, false);
+  dense_network_backward(network, output_gradient.data, input.data, read_only(kernels),
+                         tape.data, input_gradient.data, kernel_gradients, bias_gradients);
+  return env.Undefined();
+}
+
 // timeParallelSgemm(n, rounds): seconds of each round of one (n, n) sgemm per pool thread at
 // once, as a Float64Array.
 Napi::Value TimeParallelSgemm(const Napi::CallbackInfo& info) {
@@ -648,6 +750,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("luminosityContractionGrad",
               Napi::Function::New(env, LuminosityContractionGrad, "luminosityContractionGrad"));
   exports.Set("adamFamilyUpdate", Napi::Function::New(env, AdamFamilyUpdate, "adamFamilyUpdate"));
+  exports.Set("denseNetwork", Napi::Function::New(env, DenseNetworkForward, "denseNetwork"));
+  exports.Set("denseNetworkGrad",
+              Napi::Function::New(env, DenseNetworkBackward, "denseNetworkGrad"));
   exports.Set("stoppingUpdate", Napi::Function::New(env, StoppingUpdate, "stoppingUpdate"));
   exports.Set("keepBestRows", Napi::Function::New(env, KeepBestRows, "keepBestRows"));
   exports.Set("timeParallelSgemm",

@@ -111,6 +111,47 @@ export interface NativeAddon {
     velocityOut: Float32Array,
   ): void;
   /**
+   * A whole stack of per-replica dense layers (`DENSE_NETWORK_KERNEL` of `@partonfit/backend`):
+   * `input` `(points, inputs)` when `sharedInput`, else `(replicas, points, inputs)`;
+   * `kernels[l]` `(replicas, in_l, units[l])`, `biases[l]` `(replicas, units[l])`;
+   * `activations` `(layers, replicas)` codes of `DENSE_ACTIVATIONS`; writes `output`
+   * `(replicas, points, units_last)` and the `tape` (per layer z and a).
+   */
+  denseNetwork(
+    input: Float32Array,
+    kernels: Float32Array[],
+    biases: Float32Array[],
+    activations: Int32Array,
+    replicas: number,
+    points: number,
+    inputs: number,
+    sharedInput: boolean,
+    units: Int32Array,
+    leakyReluAlpha: number,
+    output: Float32Array,
+    tape: Float32Array,
+  ): void;
+  /**
+   * The gradients of `denseNetwork` (`DENSE_NETWORK_GRAD_KERNEL`) from its tape: writes the
+   * input's, every kernel's and every bias's.
+   */
+  denseNetworkGrad(
+    outputGradient: Float32Array,
+    input: Float32Array,
+    kernels: Float32Array[],
+    tape: Float32Array,
+    activations: Int32Array,
+    replicas: number,
+    points: number,
+    inputs: number,
+    sharedInput: boolean,
+    units: Int32Array,
+    leakyReluAlpha: number,
+    inputGradient: Float32Array,
+    kernelGradients: Float32Array[],
+    biasGradients: Float32Array[],
+  ): void;
+  /**
    * The stopping update of `STOPPING_UPDATE_KERNEL` (`@partonfit/backend`): `inputs` the four
    * losses, the six state arrays, patience and epoch limits; `outputs` the six new state arrays
    * and the best flags; every array `(replicas)`.

@@ -55,6 +55,23 @@ export function float32Values(
   return values instanceof Float32Array ? values : undefined;
 }
 
+/**
+ * The float32 values of an input of one of partonfit's own kernels, which have no cpu kernel to
+ * fall back to.
+ *
+ * @throws Error naming the kernel and the input when it is not a plain float32 tensor
+ */
+export function requiredFloat32Values(
+  kernel: string,
+  backend: MathBackendCPU,
+  tensor: TensorInfo,
+  name: string,
+): Float32Array {
+  const values = float32Values(backend, tensor);
+  if (values === undefined) throw new Error(`${kernel}: ${name} must be a plain float32 tensor`);
+  return values;
+}
+
 /** The values of a float32 or int32 tensor (copied bit for bit by the layout kernels). */
 export function fourByteValues(
   backend: MathBackendCPU,

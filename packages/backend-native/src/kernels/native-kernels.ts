@@ -17,6 +17,7 @@ import {
 } from './layout-kernels.js';
 import { luminosityKernels } from './luminosity-kernels.js';
 import { batchMatMulKernel, fusedMatMulKernel } from './matmul-kernels.js';
+import { networkKernels } from './network-kernels.js';
 import { optimizerKernels } from './optimizer-kernels.js';
 import { reductionKernels } from './reduction-kernels.js';
 import { stoppingKernels } from './stopping-kernels.js';
@@ -42,6 +43,7 @@ export function nativeKernels(addon: NativeAddon): KernelConfig[] {
     packKernel(addon),
     padKernel(addon),
     ...luminosityKernels(addon),
+    ...networkKernels(addon),
     ...optimizerKernels(addon),
     ...stoppingKernels(addon),
   ];

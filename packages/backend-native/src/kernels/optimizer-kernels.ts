@@ -5,7 +5,7 @@ import {
   type AdamFamilyUpdateInputs,
 } from '@partonfit/backend';
 import type { NativeAddon } from '../addon/native-addon.js';
-import { float32Values, nativeKernel } from './native-kernel.js';
+import { nativeKernel, requiredFloat32Values } from './native-kernel.js';
 
 /**
  * The fused Adam/Nadam update of one variable of a multi-replica model
@@ -20,13 +20,8 @@ export function optimizerKernels(addon: NativeAddon): KernelConfig[] {
     nativeKernel(ADAM_FAMILY_UPDATE_KERNEL, ({ inputs, backend, attrs }) => {
       const tensors = inputs as unknown as AdamFamilyUpdateInputs;
       const sizes = checkAdamFamilyUpdate(ADAM_FAMILY_UPDATE_KERNEL, tensors, attrs);
-      const values = (tensor: TensorInfo, name: string): Float32Array => {
-        const array = float32Values(backend, tensor);
-        if (array === undefined) {
-          throw new Error(`${ADAM_FAMILY_UPDATE_KERNEL}: ${name} must be a plain float32 tensor`);
-        }
-        return array;
-      };
+      const values = (tensor: TensorInfo, name: string): Float32Array =>
+        requiredFloat32Values(ADAM_FAMILY_UPDATE_KERNEL, backend, tensor, name);
       const { variable } = tensors;
       const size = sizes.rows * sizes.rowSize;
       const outputs = [0, 1, 2].map(() => backend.allocateOutput(size));

@@ -10,14 +10,7 @@ import {
   type StoppingUpdateInputs,
 } from '@partonfit/backend';
 import type { NativeAddon } from '../addon/native-addon.js';
-import type { NativeBackend } from '../native-backend.js';
-import { float32Values, nativeKernel, sizeOf } from './native-kernel.js';
-
-function valuesOf(kernel: string, backend: NativeBackend, tensor: TensorInfo, name: string) {
-  const values = float32Values(backend, tensor);
-  if (values === undefined) throw new Error(`${kernel}: ${name} must be a plain float32 tensor`);
-  return values;
-}
+import { nativeKernel, requiredFloat32Values, sizeOf } from './native-kernel.js';
 
 function attribute(attrs: Record<string, unknown>, name: string): number {
   return attrs[name] as number;
@@ -38,7 +31,7 @@ export function stoppingKernels(addon: NativeAddon): KernelConfig[] {
       const replicas = checkStoppingUpdate(STOPPING_UPDATE_KERNEL, tensors, attrs);
       const names = [...STOPPING_LOSSES, ...STOPPING_STATE, 'patience', 'epochLimit'] as const;
       const arrays = names.map((name) =>
-        valuesOf(STOPPING_UPDATE_KERNEL, backend, tensors[name], name),
+        requiredFloat32Values(STOPPING_UPDATE_KERNEL, backend, tensors[name], name),
       );
       const outputs = STOPPING_UPDATE_OUTPUTS.map(() => backend.allocateOutput(replicas));
       addon.stoppingUpdate(
@@ -54,14 +47,19 @@ export function stoppingKernels(addon: NativeAddon): KernelConfig[] {
     }),
     nativeKernel(KEEP_BEST_ROWS_KERNEL, ({ inputs, backend, attrs }) => {
       const { weights } = checkKeepBestRows(KEEP_BEST_ROWS_KERNEL, inputs, attrs);
-      const best = valuesOf(KEEP_BEST_ROWS_KERNEL, backend, inputs.best as TensorInfo, 'best');
+      const best = requiredFloat32Values(
+        KEEP_BEST_ROWS_KERNEL,
+        backend,
+        inputs.best as TensorInfo,
+        'best',
+      );
       return weights.map(({ start, rows, weight, snapshot }, i) => {
         const out = backend.allocateOutput(sizeOf(weight.shape));
         addon.keepBestRows(
           best,
           start,
-          valuesOf(KEEP_BEST_ROWS_KERNEL, backend, weight, `weight${i}`),
-          valuesOf(KEEP_BEST_ROWS_KERNEL, backend, snapshot, `bestWeight${i}`),
+          requiredFloat32Values(KEEP_BEST_ROWS_KERNEL, backend, weight, `weight${i}`),
+          requiredFloat32Values(KEEP_BEST_ROWS_KERNEL, backend, snapshot, `bestWeight${i}`),
           rows,
           out,
         );

@@ -36,3 +36,18 @@ export {
   type StoppingUpdateAttrs,
   type StoppingUpdateInputs,
 } from './stopping-update.js';
+export {
+  checkDenseNetwork,
+  DENSE_ACTIVATIONS,
+  DENSE_NETWORK_GRAD_KERNEL,
+  DENSE_NETWORK_KERNEL,
+  denseNetworkAttrs,
+  denseNetworkInputs,
+  hasDenseNetworkKernels,
+  runDenseNetwork,
+  runDenseNetworkGrad,
+  type DenseActivation,
+  type DenseNetwork,
+  type DenseNetworkAttrs,
+  type DenseNetworkInputs,
+} from './dense-network.js';

@@ -31,6 +31,11 @@
  * kernel wants a bias buffer created with rank 1 (a reshaped `(replicas, 1, units)` bias is
  * rejected), so biases are fused from a rank-1 copy and activations applied after.
  *
+ * On native, {@link MultiDenseNetwork} runs as the backend's two network kernels
+ * (`fusedDenseNetwork`, formulation `fused`): the whole network forward in one kernel, backward
+ * in another, each replica with its own activation per layer. For the `dis` bench's 2-25-20-8
+ * network at R = 1 that is some 9 kernels per step instead of 70 (the step 3.75 → 3.43 ms).
+ *
  * @packageDocumentation
  */
 export {
@@ -59,5 +64,6 @@ export {
   type MultiDenseNetworkArgs,
   type NetworkFormulation,
 } from './multi-dense-network.js';
+export { fusedDenseNetwork } from './fused-network.js';
 export { perReplicaNetwork } from './replica-network.js';
 export { replicaDense, sharedInputDense } from './replica-products.js';

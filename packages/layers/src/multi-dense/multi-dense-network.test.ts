@@ -9,6 +9,7 @@ import {
   toFloat32,
   values,
 } from '../ops/numeric.fixture.js';
+import { DENSE_NETWORK_GRAD_KERNEL, DENSE_NETWORK_KERNEL } from '@partonfit/backend';
 import { describeOnBackends } from '@partonfit/testing';
 import type { ActivationName } from './activations.js';
 import { backward64, forward64, type DenseLayer64 } from './dense-network.fixture.js';
@@ -30,11 +31,12 @@ const ACTIVATION_TRIPLES: ActivationName[][] = [
   ['modified_tanh', 'leaky_relu', 'tanh'],
 ];
 
-const CASES = (['per-replica', 'layer-by-layer'] as const).flatMap((formulation) =>
-  [1, 4].flatMap((replicas) =>
-    ACTIVATION_TRIPLES.map((activations) => ({ formulation, replicas, activations })),
-  ),
-);
+/** The formulations a backend runs: every backend the two tensor ones, native also `fused`. */
+function formulationsOn(backend: string): Exclude<NetworkFormulation, 'auto'>[] {
+  return backend === 'native'
+    ? ['per-replica', 'layer-by-layer', 'fused']
+    : ['per-replica', 'layer-by-layer'];
+}
 
 function seedsFor(replicas: number, layers: number): number[][] {
   return Array.from({ length: layers }, (_, l) =>
@@ -43,7 +45,14 @@ function seedsFor(replicas: number, layers: number): number[][] {
 }
 
 describeOnBackends('MultiDenseNetwork', (backend) => {
-  it.each(CASES)(
+  const formulations = formulationsOn(backend);
+  const cases = formulations.flatMap((formulation) =>
+    [1, 4].flatMap((replicas) =>
+      ACTIVATION_TRIPLES.map((activations) => ({ formulation, replicas, activations })),
+    ),
+  );
+
+  it.each(cases)(
     'should equal a MultiDense stack with the same seeds, forward and gradient ($formulation, R=$replicas, $activations)',
     ({ formulation, replicas, activations }) => {
       const units = [7, 5, 3];
@@ -97,14 +106,14 @@ describeOnBackends('MultiDenseNetwork', (backend) => {
     },
   );
 
-  it('should equal the float64 loop with the per-replica formulation on random weights', () => {
+  it.each(formulations)('should equal the float64 loop on random weights (%s)', (formulation) => {
     const [replicas, sizes] = [3, [2, 6, 5, 4]];
     const activations: ActivationName[] = ['modified_tanh', 'square', 'softplus'];
     const network = multiDenseNetwork({
       units: sizes.slice(1),
       activations,
       seeds: seedsFor(replicas, 3),
-      formulation: 'per-replica',
+      formulation,
     });
     const x = toFloat32(randomArray(POINTS * 2, 5, -1, 1));
     network.apply(tf.zeros([1, 2]));
@@ -132,7 +141,7 @@ describeOnBackends('MultiDenseNetwork', (backend) => {
     );
     const forward = forward64(x, POINTS, replicas, reference);
     const gradients = backward64(forward, upstream, POINTS, replicas, reference);
-    expect(network.activeFormulation()).toBe('per-replica');
+    expect(network.activeFormulation()).toBe(formulation);
     expectClose(values(network.apply(input) as tf.Tensor), forward.output, 2e-5);
     expectClose(values(grads[input.name]), gradients.input, 2e-5);
     variablesOf([network]).forEach((variable, k) => {
@@ -142,16 +151,39 @@ describeOnBackends('MultiDenseNetwork', (backend) => {
     input.dispose();
   });
 
-  it('should choose the layer-by-layer form for one replica (and on native), per-replica products for more', () => {
+  it('should choose the fused kernels on native, else layer by layer for one replica and per-replica products for more', () => {
     const one = multiDenseNetwork({ units: [3], activations: ['tanh'], seeds: [[1]] });
     const two = multiDenseNetwork({ units: [3], activations: ['tanh'], seeds: [[1, 2]] });
-    expect([one.activeFormulation(), two.activeFormulation()]).toEqual([
-      'layer-by-layer',
-      backend === 'native' ? 'layer-by-layer' : 'per-replica',
-    ]);
+    expect([one.activeFormulation(), two.activeFormulation()]).toEqual(
+      backend === 'native' ? ['fused', 'fused'] : ['layer-by-layer', 'per-replica'],
+    );
   });
 
-  it.each(['per-replica', 'layer-by-layer'] as const)(
+  it('should refuse the fused formulation on a backend without the network kernels', () => {
+    // native has them: take them away for this test
+    const removed = [DENSE_NETWORK_KERNEL, DENSE_NETWORK_GRAD_KERNEL].flatMap((name) => {
+      const config = tf.getKernel(name, backend) as tf.KernelConfig | undefined;
+      if (config !== undefined) tf.unregisterKernel(name, backend);
+      return config === undefined ? [] : [config];
+    });
+    const fused = multiDenseNetwork({
+      units: [3],
+      activations: ['tanh'],
+      seeds: [[1]],
+      formulation: 'fused',
+    });
+    try {
+      expect(() => fused.apply(tf.zeros([4, 2]))).toThrow(
+        `formulation: 'fused' needs a backend with the network kernels (native); '${backend}' has none`,
+      );
+    } finally {
+      removed.forEach((config) => {
+        tf.registerKernel(config);
+      });
+    }
+  });
+
+  it.each(formulations)(
     'should keep the number of tensors constant over 100 training steps (%s)',
     (formulation) => {
       const network = multiDenseNetwork({
@@ -191,7 +223,7 @@ describeOnBackends('MultiDenseNetwork', (backend) => {
     expect(values(copy.apply(x) as tf.Tensor)).toEqual(values(model.apply(x) as tf.Tensor));
   });
 
-  it.each(['per-replica', 'layer-by-layer'] as const)(
+  it.each(formulations)(
     'should compute each narrower replica as its own network of its widths, padding masked to exact zeros (%s)',
     (formulation) => {
       // replica 0 is 7-5 wide, replica 1 4-2 (initialised with another initialiser), replica 2 6-5
@@ -270,7 +302,7 @@ describeOnBackends('MultiDenseNetwork', (backend) => {
     },
   );
 
-  it.each(['per-replica', 'layer-by-layer'] as const)(
+  it.each(formulations)(
     'should compute shallower replicas and replicas of other activations as their own networks (%s)',
     (formulation) => {
       // replica 0 is 7-5-3 (tanh, tanh); replica 1 is 4-3 (sigmoid) and passes layer 1 through;

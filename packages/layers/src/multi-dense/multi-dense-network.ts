@@ -1,8 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
 import * as tfl from '@tensorflow/tfjs-layers';
+import { hasDenseNetworkKernels } from '@partonfit/backend';
 import { InvalidArgumentError, oneOf, positiveInteger, ShapeError } from '@partonfit/core';
 import type { LayerArgs } from '../ops/index.js';
 import { applyActivation, checkActivation, type ActivationName } from './activations.js';
+import { fusedDenseNetwork } from './fused-network.js';
 import {
   checkInitializer,
   checkSeed,
@@ -22,11 +24,20 @@ import { perReplicaNetwork } from './replica-network.js';
  * - `layer-by-layer`: as a {@link MultiDense} stack computes (one 2-D product for the first
  *   layer, batched products after, plain 2-D products throughout with one replica); fastest
  *   with one replica;
- * - `auto`: `layer-by-layer` for one replica, `per-replica` for more.
+ * - `fused`: the whole network as the backend's two network kernels (`fusedDenseNetwork`), one
+ *   forward and one backward, each replica with its own activations without slicing the
+ *   replicas apart; only on a backend that registers them (native);
+ * - `auto`: `fused` where the backend has the kernels; else `layer-by-layer` for one replica
+ *   or on native, `per-replica` for more.
  */
-export type NetworkFormulation = 'auto' | 'per-replica' | 'layer-by-layer';
+export type NetworkFormulation = 'auto' | 'per-replica' | 'layer-by-layer' | 'fused';
 
-const FORMULATIONS: readonly NetworkFormulation[] = ['auto', 'per-replica', 'layer-by-layer'];
+const FORMULATIONS: readonly NetworkFormulation[] = [
+  'auto',
+  'per-replica',
+  'layer-by-layer',
+  'fused',
+];
 
 /** Arguments of {@link MultiDenseNetwork}. */
 export interface MultiDenseNetworkArgs extends LayerArgs {
@@ -257,7 +268,15 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
 
   /** The formulation a call uses now: `auto` resolved for the active backend. */
   activeFormulation(): Exclude<NetworkFormulation, 'auto'> {
+    const fused = hasDenseNetworkKernels();
+    if (this.formulation === 'fused' && !fused) {
+      throw new InvalidArgumentError({
+        argument: 'formulation',
+        problem: `'fused' needs a backend with the network kernels (native); '${tf.getBackend()}' has none`,
+      });
+    }
     if (this.formulation !== 'auto') return this.formulation;
+    if (fused) return 'fused';
     // native's batched products are fast enough that the shared stack wins at every R
     if (this.replicas === 1 || tf.getBackend() === 'native') return 'layer-by-layer';
     return 'per-replica';
@@ -284,7 +303,11 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
         const value = bias.read() as tf.Tensor3D;
         return mask === undefined ? value : tf.mul<tf.Tensor3D>(value, mask.bias);
       });
-      if (this.activeFormulation() === 'per-replica') {
+      const formulation = this.activeFormulation();
+      if (formulation === 'fused') {
+        return fusedDenseNetwork(x, kernels, biases, this.replicaActivations);
+      }
+      if (formulation === 'per-replica') {
         return perReplicaNetwork(x, kernels, biases, this.replicaActivations);
       }
       return kernels.reduce((h: tf.Tensor, kernel, l) => {
