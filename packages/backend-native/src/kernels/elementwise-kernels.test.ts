@@ -59,6 +59,26 @@ describe.skipIf(!nativeAvailable)('unary kernels on native', () => {
     expect(worstRatio(native.values, cpu.values, 2 * ULP, 1e-38)).toBeLessThanOrEqual(1);
   });
 
+  it.each([
+    ['exp', tf.exp],
+    ['tanh', tf.tanh],
+    ['sigmoid', tf.sigmoid],
+  ] as const)(
+    'should give each element of %s the same bits wherever it sits in the array',
+    async (_, op) => {
+      // a replica's numbers must not depend on how many replicas share a tensor: the 11-element
+      // pieces put every element at another place relative to the vectors than the whole does
+      const values = randomTensor([2048], 3, -4, 4).dataSync();
+      const whole = (await runOn('native', () => op(tf.tensor1d(values)))).values;
+      const pieces: number[] = [];
+      for (let start = 0; start < values.length; start += 11) {
+        const piece = values.slice(start, start + 11);
+        pieces.push(...(await runOn('native', () => op(tf.tensor1d(piece)))).values);
+      }
+      expect(pieces).toEqual(Array.from(whole));
+    },
+  );
+
   it('should leave int32 tensors to the cpu kernels', async () => {
     const native = await runOn('native', () => tf.abs(tf.tensor1d([-3, 4], 'int32')));
     expect(native.dtype).toBe('int32');
