@@ -615,18 +615,20 @@ Napi::Value KeepBestRows(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// The network of denseNetwork/denseNetworkGrad from (activations, replicas, points, inputs,
-// sharedInput, units, leakyReluAlpha) at argument `index` on, checked.
+// The network of denseNetwork/denseNetworkGrad from (activations, widths, passThrough, replicas,
+// points, inputs, sharedInput, units, leakyReluAlpha) at argument `index` on, checked.
 DenseNetwork dense_network_argument(const Napi::CallbackInfo& info, size_t index) {
   const Napi::Env env = info.Env();
   const ArrayView<int32_t> activations = ints(info, index, "activations");
+  const ArrayView<int32_t> widths = ints(info, index + 1, "widths");
+  const ArrayView<int32_t> pass_through = ints(info, index + 2, "passThrough");
   DenseNetwork network;
-  network.replicas = integer(info, index + 1, "replicas");
-  network.points = integer(info, index + 2, "points");
-  network.inputs = integer(info, index + 3, "inputs");
-  network.shared_input = info[index + 4].ToBoolean().Value();
-  const ArrayView<int32_t> units = ints(info, index + 5, "units");
-  network.leaky_relu_alpha = info[index + 6].ToNumber().FloatValue();
+  network.replicas = integer(info, index + 3, "replicas");
+  network.points = integer(info, index + 4, "points");
+  network.inputs = integer(info, index + 5, "inputs");
+  network.shared_input = info[index + 6].ToBoolean().Value();
+  const ArrayView<int32_t> units = ints(info, index + 7, "units");
+  network.leaky_relu_alpha = info[index + 8].ToNumber().FloatValue();
   if (network.replicas < 1 || network.points < 0 || network.inputs < 1 || units.length < 1) {
     fail(env, "denseNetwork: needs a replica, an input feature and a layer");
   }
@@ -634,13 +636,26 @@ DenseNetwork dense_network_argument(const Napi::CallbackInfo& info, size_t index
     if (units.data[l] < 1) fail(env, "denseNetwork: every layer needs a unit");
     network.units.push_back(units.data[l]);
   }
-  require_length(env, activations.length, units.length * network.replicas, "activations");
-  for (int64_t i = 0; i < units.length * network.replicas; ++i) {
+  const int64_t cells = units.length * network.replicas;
+  require_length(env, activations.length, cells, "activations");
+  require_length(env, widths.length, cells, "widths");
+  require_length(env, pass_through.length, cells, "passThrough");
+  for (int64_t i = 0; i < cells; ++i) {
+    const int64_t l = i / network.replicas;
     if (activations.data[i] < 0 || activations.data[i] >= kActivationCount) {
       fail(env, "denseNetwork: unknown activation code " + std::to_string(activations.data[i]));
     }
+    if (widths.data[i] < 1 || widths.data[i] > units.data[l]) {
+      fail(env, "denseNetwork: a replica's width outside 1 to its layer's units");
+    }
+    const int64_t own_input = l == 0 ? network.inputs : widths.data[i - network.replicas];
+    if (pass_through.data[i] != 0 && widths.data[i] != own_input) {
+      fail(env, "denseNetwork: a replica passing a layer through must be as wide as its input");
+    }
   }
   network.activations = activations.data;
+  network.widths = widths.data;
+  network.pass_through = pass_through.data;
   return network;
 }
 
@@ -671,18 +686,18 @@ int64_t input_size(const DenseNetwork& network) {
   return (network.shared_input ? 1 : network.replicas) * network.points * network.inputs;
 }
 
-// denseNetwork(input, kernels[], biases[], activations, replicas, points, inputs, sharedInput,
-// units, leakyReluAlpha, output, tape)
+// denseNetwork(input, kernels[], biases[], activations, widths, passThrough, replicas, points,
+// inputs, sharedInput, units, leakyReluAlpha, output, tape)
 Napi::Value DenseNetworkForward(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
-  if (info.Length() < 12) fail(env, "denseNetwork takes 12 arguments");
+  if (info.Length() < 14) fail(env, "denseNetwork takes 14 arguments");
   const DenseNetwork network = dense_network_argument(info, 3);
   const ArrayView<float> input = floats(info, 0, "input");
   require_length(env, input.length, input_size(network), "input");
   const std::vector<float*> kernels = layer_arrays(info, 1, "kernels", network, true);
   const std::vector<float*> biases = layer_arrays(info, 2, "biases", network, false);
-  const ArrayView<float> output = floats(info, 10, "output");
-  const ArrayView<float> tape = floats(info, 11, "tape");
+  const ArrayView<float> output = floats(info, 12, "output");
+  const ArrayView<float> tape = floats(info, 13, "tape");
   require_length(env, output.length, network.replicas * network.points * network.units.back(),
                  "output");
   require_length(env, tape.length, dense_network_tape_size(network), "tape");
@@ -691,11 +706,12 @@ Napi::Value DenseNetworkForward(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// denseNetworkGrad(outputGradient, input, kernels[], tape, activations, replicas, points,
-// inputs, sharedInput, units, leakyReluAlpha, inputGradient, kernelGradients[], biasGradients[])
+// denseNetworkGrad(outputGradient, input, kernels[], tape, activations, widths, passThrough,
+// replicas, points, inputs, sharedInput, units, leakyReluAlpha, inputGradient, kernelGradients[],
+// biasGradients[])
 Napi::Value DenseNetworkBackward(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
-  if (info.Length() < 14) fail(env, "denseNetworkGrad takes 14 arguments");
+  if (info.Length() < 16) fail(env, "denseNetworkGrad takes 16 arguments");
   const DenseNetwork network = dense_network_argument(info, 4);
   const ArrayView<float> output_gradient = floats(info, 0, "outputGradient");
   require_length(env, output_gradient.length,
@@ -705,12 +721,12 @@ Napi::Value DenseNetworkBackward(const Napi::CallbackInfo& info) {
   const std::vector<float*> kernels = layer_arrays(info, 2, "kernels", network, true);
   const ArrayView<float> tape = floats(info, 3, "tape");
   require_length(env, tape.length, dense_network_tape_size(network), "tape");
-  const ArrayView<float> input_gradient = floats(info, 11, "inputGradient");
+  const ArrayView<float> input_gradient = floats(info, 13, "inputGradient");
   require_length(env, input_gradient.length, input_size(network), "inputGradient");
   const std::vector<float*> kernel_gradients =
-      layer_arrays(info, 12, "kernelGradients", network, true);
+      layer_arrays(info, 14, "kernelGradients", network, true);
   const std::vector<float*> bias_gradients =
-      layer_arrays(info, 13, "biasGradients", network, false);
+      layer_arrays(info, 15, "biasGradients", network, false);
   dense_network_backward(network, output_gradient.data, input.data, read_only(kernels),
                          tape.data, input_gradient.data, kernel_gradients, bias_gradients);
   return env.Undefined();

@@ -20,14 +20,35 @@ void for_replicas(int64_t replicas, int64_t per_replica, Body body) {
     for (int64_t r = 0; r < replicas; ++r) body(r);
     return;
   }
-  const int64_t grain = std::max<int64_t>(1, kParallelElements / 2 / std::max<int64_t>(per_replica, 1));
+  const int64_t grain =
+      std::max<int64_t>(1, kParallelElements / 2 / std::max<int64_t>(per_replica, 1));
   ThreadPool::instance().parallel_for(replicas, grain, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) body(r);
   });
 }
 
-Activation activation_of(const DenseNetwork& network, int64_t layer, int64_t replica) {
-  return static_cast<Activation>(network.activations[layer * network.replicas + replica]);
+// One replica's view of one layer.
+struct ReplicaLayer {
+  Activation activation;
+  int64_t inputs;  // its own input width
+  int64_t width;   // its own units
+  int64_t stride;  // the layer's units: the row length of its blocks
+  int64_t input_stride;
+  bool passes;
+};
+
+ReplicaLayer replica_layer(const DenseNetwork& network, int64_t l, int64_t r) {
+  const int64_t at = l * network.replicas + r;
+  const auto own_width = [&](int64_t layer) {
+    return network.widths != nullptr ? int64_t{network.widths[layer * network.replicas + r]}
+                                     : network.units[layer];
+  };
+  return {static_cast<Activation>(network.activations[at]),
+          l == 0 ? network.inputs : own_width(l - 1),
+          own_width(l),
+          network.units[l],
+          l == 0 ? network.inputs : network.units[l - 1],
+          network.pass_through != nullptr && network.pass_through[at] != 0};
 }
 
 // a = activation(z) over count elements, with the element-wise kernels' own functions so that
@@ -58,7 +79,8 @@ void activate(Activation activation, float alpha, const float* z, float* a, int6
   }
 }
 
-// dz = g ⊙ activation'(z), in the float32 operations of the activations' tfjs gradients.
+// dz = g ⊙ activation'(z), in the float32 operations of the activations' tfjs gradients (tanh and
+// sigmoid by the array forms, whose results do not depend on an element's position).
 void differentiate(Activation activation, float alpha, const float* g, const float* z,
                    const float* a, float* dz, int64_t count) {
   switch (activation) {
@@ -80,7 +102,8 @@ void differentiate(Activation activation, float alpha, const float* g, const flo
       for (int64_t i = 0; i < count; ++i) dz[i] = a[i] >= 0.0f ? g[i] : g[i] * (a[i] + 1.0f);
       return;
     case Activation::kSoftplus:
-      for (int64_t i = 0; i < count; ++i) dz[i] = g[i] * fast_sigmoid_one(z[i]);
+      fast_sigmoid(z, dz, count);
+      for (int64_t i = 0; i < count; ++i) dz[i] = g[i] * dz[i];
       return;
     case Activation::kSquare:
       for (int64_t i = 0; i < count; ++i) dz[i] = g[i] * (z[i] * 2.0f);
@@ -89,14 +112,46 @@ void differentiate(Activation activation, float alpha, const float* g, const flo
       for (int64_t i = 0; i < count; ++i) dz[i] = z[i] > 0.0f ? g[i] : g[i] * alpha;
       return;
     case Activation::kModifiedTanh:
+      fast_tanh(z, dz, count);
       for (int64_t i = 0; i < count; ++i) {
         // a = |z| · t: the product's two paths, d|z| = sign (−1 at 0, as tfjs' Abs gradient)
-        const float t = fast_tanh_one(z[i]);
+        const float t = dz[i];
         const float sign = std::isnan(z[i]) ? z[i] : (z[i] > 0.0f ? 1.0f : -1.0f);
         dz[i] = (g[i] * t) * sign + (g[i] * std::fabs(z[i])) * (1.0f - t * t);
       }
       return;
   }
+}
+
+// Copies `columns` of each of `rows` rows from a block of row length `from_stride` to one of
+// `to_stride`, and zeroes the rest of each destination row.
+void copy_columns(const float* from, int64_t from_stride, float* to, int64_t to_stride,
+                  int64_t rows, int64_t columns) {
+  for (int64_t p = 0; p < rows; ++p) {
+    std::copy(from + p * from_stride, from + p * from_stride + columns, to + p * to_stride);
+    std::fill(to + p * to_stride + columns, to + (p + 1) * to_stride, 0.0f);
+  }
+}
+
+// The tape's offset of layer l's z: per layer z then a, each (replicas, points, units_l).
+std::vector<int64_t> tape_offsets(const DenseNetwork& network) {
+  std::vector<int64_t> offsets;
+  int64_t at = 0;
+  for (const int64_t units : network.units) {
+    offsets.push_back(at);
+    at += 2 * network.replicas * network.points * units;
+  }
+  return offsets;
+}
+
+int64_t replica_work(const DenseNetwork& network) {
+  int64_t work = 0;
+  int64_t in = network.inputs;
+  for (const int64_t units : network.units) {
+    work += network.points * in * units;
+    in = units;
+  }
+  return work;
 }
 
 }  // namespace
@@ -111,42 +166,44 @@ void dense_network_forward(const DenseNetwork& network, const float* input,
                            const std::vector<const float*>& biases, float* output, float* tape) {
   const int64_t replicas = network.replicas;
   const int64_t points = network.points;
-  std::vector<int32_t> replica_rows(static_cast<size_t>(replicas));
-  std::iota(replica_rows.begin(), replica_rows.end(), 0);
-  const float* h = input;
-  int64_t features = network.inputs;
-  bool shared = network.shared_input;
-  float* at = tape;
-  for (size_t l = 0; l < network.units.size(); ++l) {
-    const int64_t units = network.units[l];
-    const int64_t block = points * units;
-    float* z = at;
-    float* a = at + replicas * block;
-    at += 2 * replicas * block;
-    MatMulProblem product;
-    product.a = h;
-    product.b = kernels[l];
-    product.out = z;
-    product.batch = replicas;
-    product.m = points;
-    product.n = units;
-    product.k = features;
-    product.a_matrices = shared ? 1 : replicas;
-    product.b_matrices = replicas;
-    MatMulEpilogue bias;
-    bias.bias = biases[l];
-    bias.bias_index = replica_rows.data();
-    matmul(product, bias);
-    const int64_t layer = static_cast<int64_t>(l);
-    for_replicas(replicas, block, [&](int64_t r) {
-      activate(activation_of(network, layer, r), network.leaky_relu_alpha, z + r * block,
-               a + r * block, block);
-    });
-    h = a;
-    features = units;
-    shared = false;
-  }
-  std::copy(h, h + replicas * points * features, output);
+  const int64_t layers = static_cast<int64_t>(network.units.size());
+  const std::vector<int64_t> offsets = tape_offsets(network);
+  for_replicas(replicas, replica_work(network), [&](int64_t r) {
+    const float* h = network.shared_input ? input : input + r * points * network.inputs;
+    for (int64_t l = 0; l < layers; ++l) {
+      const ReplicaLayer layer = replica_layer(network, l, r);
+      const int64_t block = points * layer.stride;
+      float* z = tape + offsets[l] + r * block;
+      float* a = z + replicas * block;
+      if (layer.passes) {
+        copy_columns(h, layer.input_stride, z, layer.stride, points, layer.width);
+        copy_columns(h, layer.input_stride, a, layer.stride, points, layer.width);
+        h = a;
+        continue;
+      }
+      const float* kernel = kernels[l] + r * layer.input_stride * layer.stride;
+      const float* bias = biases[l] + r * layer.stride;
+      matmul_serial(false, false, h, layer.input_stride, kernel, layer.stride, z, layer.stride,
+                    points, layer.width, layer.inputs);
+      for (int64_t p = 0; p < points; ++p) {
+        float* row = z + p * layer.stride;
+        for (int64_t u = 0; u < layer.width; ++u) row[u] += bias[u];
+        std::fill(row + layer.width, row + layer.stride, 0.0f);
+      }
+      if (layer.width == layer.stride) {
+        activate(layer.activation, network.leaky_relu_alpha, z, a, block);
+      } else {
+        for (int64_t p = 0; p < points; ++p) {
+          const int64_t at = p * layer.stride;
+          activate(layer.activation, network.leaky_relu_alpha, z + at, a + at, layer.width);
+          std::fill(a + at + layer.width, a + at + layer.stride, 0.0f);
+        }
+      }
+      h = a;
+    }
+    const int64_t last = network.units.back();
+    std::copy(h, h + points * last, output + r * points * last);
+  });
 }
 
 void dense_network_backward(const DenseNetwork& network, const float* output_gradient,
@@ -157,71 +214,61 @@ void dense_network_backward(const DenseNetwork& network, const float* output_gra
   const int64_t replicas = network.replicas;
   const int64_t points = network.points;
   const int64_t layers = static_cast<int64_t>(network.units.size());
-  std::vector<int64_t> offsets(static_cast<size_t>(layers));
-  int64_t widest = network.inputs;
-  for (int64_t l = 0, at = 0; l < layers; ++l) {
-    offsets[l] = at;
-    at += 2 * replicas * points * network.units[l];
-    widest = std::max(widest, network.units[l]);
-  }
-  std::vector<float> dz(static_cast<size_t>(replicas * points * widest));
-  std::vector<float> g(static_cast<size_t>(replicas * points * widest));
-  std::copy(output_gradient, output_gradient + replicas * points * network.units[layers - 1],
-            g.begin());
-  std::vector<float> previous(g.size());
-  for (int64_t l = layers - 1; l >= 0; --l) {
-    const int64_t units = network.units[l];
-    const int64_t features = l == 0 ? network.inputs : network.units[l - 1];
-    const int64_t block = points * units;
-    const float* z = tape + offsets[l];
-    const float* a = z + replicas * block;
-    for_replicas(replicas, block, [&](int64_t r) {
-      const int64_t at = r * block;
-      differentiate(activation_of(network, l, r), network.leaky_relu_alpha, g.data() + at, z + at,
-                    a + at, dz.data() + at, block);
-      float* bias_gradient = bias_gradients[l] + r * units;
-      std::fill(bias_gradient, bias_gradient + units, 0.0f);
-      for (int64_t p = 0; p < points; ++p) {
-        const float* row = dz.data() + at + p * units;
-        for (int64_t u = 0; u < units; ++u) bias_gradient[u] += row[u];
-      }
-    });
-    const bool shared = l == 0 && network.shared_input;
-    const float* h = l == 0 ? input : tape + offsets[l - 1] + replicas * points * features;
-    MatMulProblem kernel_product;
-    kernel_product.a = h;
-    kernel_product.b = dz.data();
-    kernel_product.out = kernel_gradients[l];
-    kernel_product.batch = replicas;
-    kernel_product.m = features;
-    kernel_product.n = units;
-    kernel_product.k = points;
-    kernel_product.transpose_a = true;
-    kernel_product.a_matrices = shared ? 1 : replicas;
-    kernel_product.b_matrices = replicas;
-    matmul(kernel_product, MatMulEpilogue{});
-    MatMulProblem input_product;
-    input_product.a = dz.data();
-    input_product.b = kernels[l];
-    input_product.out = previous.data();
-    input_product.batch = replicas;
-    input_product.m = points;
-    input_product.n = features;
-    input_product.k = units;
-    input_product.transpose_b = true;
-    input_product.a_matrices = replicas;
-    input_product.b_matrices = replicas;
-    matmul(input_product, MatMulEpilogue{});
-    std::swap(g, previous);
-  }
+  const std::vector<int64_t> offsets = tape_offsets(network);
+  const int64_t widest =
+      std::max(network.inputs, *std::max_element(network.units.begin(), network.units.end()));
   const int64_t input_block = points * network.inputs;
-  if (!network.shared_input) {
-    std::copy(g.data(), g.data() + replicas * input_block, input_gradient);
-    return;
-  }
-  std::copy(g.data(), g.data() + input_block, input_gradient);
+  // each replica's input gradient, summed over the replicas afterwards for a shared input
+  std::vector<float> shared_gradients(network.shared_input ? replicas * input_block : 0);
+  for_replicas(replicas, replica_work(network), [&](int64_t r) {
+    std::vector<float> g(static_cast<size_t>(points * widest));
+    std::vector<float> previous(g.size());
+    std::vector<float> dz(g.size());
+    const int64_t last = network.units.back();
+    std::copy(output_gradient + r * points * last, output_gradient + (r + 1) * points * last,
+              g.begin());
+    for (int64_t l = layers - 1; l >= 0; --l) {
+      const ReplicaLayer layer = replica_layer(network, l, r);
+      const int64_t block = points * layer.stride;
+      float* kernel_gradient = kernel_gradients[l] + r * layer.input_stride * layer.stride;
+      float* bias_gradient = bias_gradients[l] + r * layer.stride;
+      std::fill(kernel_gradient, kernel_gradient + layer.input_stride * layer.stride, 0.0f);
+      std::fill(bias_gradient, bias_gradient + layer.stride, 0.0f);
+      if (layer.passes) {
+        copy_columns(g.data(), layer.stride, previous.data(), layer.input_stride, points,
+                     layer.width);
+        std::swap(g, previous);
+        continue;
+      }
+      const float* z = tape + offsets[l] + r * block;
+      const float* a = z + replicas * block;
+      for (int64_t p = 0; p < points; ++p) {
+        const int64_t at = p * layer.stride;
+        differentiate(layer.activation, network.leaky_relu_alpha, g.data() + at, z + at, a + at,
+                      dz.data() + at, layer.width);
+        for (int64_t u = 0; u < layer.width; ++u) bias_gradient[u] += dz[at + u];
+      }
+      const float* h = l == 0 ? (network.shared_input ? input : input + r * input_block)
+                              : tape + offsets[l - 1] + (replicas + r) * points * layer.input_stride;
+      matmul_serial(true, false, h, layer.input_stride, dz.data(), layer.stride, kernel_gradient,
+                    layer.stride, layer.inputs, layer.width, points);
+      const float* kernel = kernels[l] + r * layer.input_stride * layer.stride;
+      matmul_serial(false, true, dz.data(), layer.stride, kernel, layer.stride, previous.data(),
+                    layer.input_stride, points, layer.inputs, layer.width);
+      for (int64_t p = 0; p < points; ++p) {
+        float* row = previous.data() + p * layer.input_stride;
+        std::fill(row + layer.inputs, row + layer.input_stride, 0.0f);
+      }
+      std::swap(g, previous);
+    }
+    float* replica_gradient = network.shared_input ? shared_gradients.data() + r * input_block
+                                                   : input_gradient + r * input_block;
+    std::copy(g.data(), g.data() + input_block, replica_gradient);
+  });
+  if (!network.shared_input) return;
+  std::copy(shared_gradients.data(), shared_gradients.data() + input_block, input_gradient);
   for (int64_t r = 1; r < replicas; ++r) {
-    const float* replica = g.data() + r * input_block;
+    const float* replica = shared_gradients.data() + r * input_block;
     for (int64_t i = 0; i < input_block; ++i) input_gradient[i] += replica[i];
   }
 }

@@ -140,6 +140,15 @@ void multiply_split_inner(const MatMulProblem& p, const MatMulEpilogue& epilogue
 
 }  // namespace
 
+void matmul_serial(bool transpose_a, bool transpose_b, const float* a, int64_t lda,
+                   const float* b, int64_t ldb, float* out, int64_t ldc, int64_t m, int64_t n,
+                   int64_t k) {
+  MatMulProblem p;
+  p.transpose_a = transpose_a;
+  p.transpose_b = transpose_b;
+  product(p, a, lda, b, ldb, out, ldc, m, n, k);
+}
+
 void matmul(const MatMulProblem& problem, const MatMulEpilogue& epilogue) {
   MatMulProblem p = problem;
   if (p.batch == 0 || p.m == 0 || p.n == 0) return;

@@ -40,4 +40,10 @@ struct MatMulEpilogue {
 
 void matmul(const MatMulProblem& problem, const MatMulEpilogue& epilogue);
 
+// C (m, n, leading dimension ldc) = op(A) @ op(B) on the calling thread, with the kernel each
+// block of matmul() would use for that shape; A and B with leading dimensions lda and ldb.
+void matmul_serial(bool transpose_a, bool transpose_b, const float* a, int64_t lda,
+                   const float* b, int64_t ldb, float* out, int64_t ldc, int64_t m, int64_t n,
+                   int64_t k);
+
 }  // namespace partonfit

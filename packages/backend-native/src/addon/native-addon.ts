@@ -114,7 +114,8 @@ export interface NativeAddon {
    * A whole stack of per-replica dense layers (`DENSE_NETWORK_KERNEL` of `@partonfit/backend`):
    * `input` `(points, inputs)` when `sharedInput`, else `(replicas, points, inputs)`;
    * `kernels[l]` `(replicas, in_l, units[l])`, `biases[l]` `(replicas, units[l])`;
-   * `activations` `(layers, replicas)` codes of `DENSE_ACTIVATIONS`; writes `output`
+   * `activations` `(layers, replicas)` codes of `DENSE_ACTIVATIONS`, `widths` each replica's
+   * units, `passThrough` 1 where it passes a layer through, both `(layers, replicas)`; writes `output`
    * `(replicas, points, units_last)` and the `tape` (per layer z and a).
    */
   denseNetwork(
@@ -122,6 +123,8 @@ export interface NativeAddon {
     kernels: Float32Array[],
     biases: Float32Array[],
     activations: Int32Array,
+    widths: Int32Array,
+    passThrough: Int32Array,
     replicas: number,
     points: number,
     inputs: number,
@@ -141,6 +144,8 @@ export interface NativeAddon {
     kernels: Float32Array[],
     tape: Float32Array,
     activations: Int32Array,
+    widths: Int32Array,
+    passThrough: Int32Array,
     replicas: number,
     points: number,
     inputs: number,

@@ -22,10 +22,12 @@ const INPUTS = {
   biases: [info([2, 1, 5]), info([2, 1, 3])],
 };
 const ATTRS = denseNetworkAttrs(
-  [
-    ['tanh', 'sigmoid'],
-    ['linear', 'modified_tanh'],
-  ],
+  {
+    activations: [
+      ['tanh', 'sigmoid'],
+      ['linear', 'modified_tanh'],
+    ],
+  },
   0.2,
 );
 
@@ -37,13 +39,20 @@ describe('the dense network kernel contract', () => {
 
   it('should read the sizes of a network that fits together, its input shared or per replica', () => {
     const shared = checkDenseNetwork(DENSE_NETWORK_KERNEL, INPUTS, ATTRS);
-    expect({ ...shared, activations: [...shared.activations] }).toEqual({
+    expect({
+      ...shared,
+      activations: [...shared.activations],
+      widths: [...shared.widths],
+      passThrough: [...shared.passThrough],
+    }).toEqual({
       replicas: 2,
       points: 7,
       inputs: 2,
       sharedInput: true,
       units: [5, 3],
       activations: [1, 2, 0, 8],
+      widths: [5, 5, 3, 3],
+      passThrough: [0, 0, 0, 0],
       leakyReluAlpha: 0.2,
       tapeSize: 2 * 2 * 7 * (5 + 3),
     });
@@ -84,6 +93,37 @@ describe('the dense network kernel contract', () => {
     expect(() =>
       checkDenseNetwork(DENSE_NETWORK_KERNEL, INPUTS, { ...ATTRS, activations: [1, 2, 0, 9] }),
     ).toThrow(/DENSE_ACTIVATIONS/);
+  });
+
+  it("should read each replica's widths and pass-throughs, and refuse ones that do not fit", () => {
+    const attrs = denseNetworkAttrs(
+      {
+        activations: [
+          ['tanh', 'tanh'],
+          ['linear', 'linear'],
+        ],
+        widths: [
+          [4, 2],
+          [3, 3],
+        ],
+        passThrough: [
+          [false, true],
+          [false, false],
+        ],
+      },
+      0.2,
+    );
+    const network = checkDenseNetwork(DENSE_NETWORK_KERNEL, INPUTS, attrs);
+    expect([[...network.widths], [...network.passThrough]]).toEqual([
+      [4, 2, 3, 3],
+      [0, 1, 0, 0],
+    ]);
+    expect(() =>
+      checkDenseNetwork(DENSE_NETWORK_KERNEL, INPUTS, { ...attrs, widths: [6, 2, 3, 3] }),
+    ).toThrow(/widths/);
+    expect(() =>
+      checkDenseNetwork(DENSE_NETWORK_KERNEL, INPUTS, { ...attrs, passThrough: [1, 1, 0, 0] }),
+    ).toThrow('replica 0 passes layer 0 through but is 4 wide, its input 2');
   });
 
   it('should read named kernel inputs, with biases only where they are given', () => {

@@ -12,7 +12,10 @@ import { ACTIVATIONS, InvalidArgumentError, ShapeError } from '@partonfit/core';
  * ```
  *
  * each replica with its own activation per layer, with the numbers of the element-wise kernels
- * of the same names. Replicas never mix.
+ * of the same names. A replica may be narrower than a layer (`widths`): it then reads only the
+ * first `widths[l][r]` units of its kernel and bias block, and its other units are 0 with
+ * gradient 0, as a network of its own widths computes. It may pass a layer through
+ * (`passThrough`): its output there is its input. Replicas never mix.
  *
  * Inputs {@link DenseNetworkInputs} (`input`, then `kernel0`, `bias0`, `kernel1`, …),
  * attributes {@link DenseNetworkAttrs}; outputs `[output (replicas, points, units_last), tape]`,
@@ -52,6 +55,10 @@ export interface DenseNetworkInputs {
 export type DenseNetworkAttrs = {
   /** `(layers · replicas)`, layer-major: the code of replica r's activation of layer l. */
   readonly activations: number[];
+  /** `(layers · replicas)`: replica r's own units in layer l; default every layer's units. */
+  readonly widths?: number[];
+  /** `(layers · replicas)`: 1 where replica r passes layer l through; default none. */
+  readonly passThrough?: number[];
   /** The slope of `leaky_relu` below zero. */
   readonly leakyReluAlpha: number;
 };
@@ -68,6 +75,10 @@ export interface DenseNetwork {
   readonly units: readonly number[];
   /** The activation codes, as {@link DenseNetworkAttrs.activations}. */
   readonly activations: Int32Array;
+  /** Each replica's units per layer, `(layers · replicas)`. */
+  readonly widths: Int32Array;
+  /** 1 where a replica passes a layer through, `(layers · replicas)`. */
+  readonly passThrough: Int32Array;
   readonly leakyReluAlpha: number;
   /** Floats of the tape: per layer z and a, each `(replicas, points, units_l)`. */
   readonly tapeSize: number;
@@ -167,6 +178,25 @@ export function checkDenseNetwork(
       problem: 'expected a finite number',
     });
   }
+  const widths = replicaWidths(kernel, attrs, units, replicas);
+  const passThrough = Int32Array.from(
+    (attrs.passThrough as number[] | undefined) ?? new Array<number>(layers * replicas).fill(0),
+  );
+  if (passThrough.length !== layers * replicas) {
+    throw new InvalidArgumentError({
+      argument: `${kernel} attribute passThrough`,
+      problem: `expected ${layers * replicas} flags (layers · replicas), got ${passThrough.length}`,
+    });
+  }
+  passThrough.forEach((passes, cell) => {
+    const ownInput = cell < replicas ? features : (widths[cell - replicas] ?? 0);
+    if (passes !== 0 && widths[cell] !== ownInput) {
+      throw new InvalidArgumentError({
+        argument: `${kernel} attribute passThrough`,
+        problem: `replica ${cell % replicas} passes layer ${Math.floor(cell / replicas)} through but is ${widths[cell] ?? 0} wide, its input ${ownInput}`,
+      });
+    }
+  });
   return {
     replicas,
     points,
@@ -174,9 +204,34 @@ export function checkDenseNetwork(
     sharedInput,
     units,
     activations: Int32Array.from(codes as number[]),
+    widths,
+    passThrough,
     leakyReluAlpha: alpha,
     tapeSize: 2 * replicas * points * units.reduce((sum, width) => sum + width, 0),
   };
+}
+
+/** Each replica's units per layer from the attributes (default the layers'), checked. */
+function replicaWidths(
+  kernel: string,
+  attrs: tf.NamedAttrMap,
+  units: readonly number[],
+  replicas: number,
+): Int32Array {
+  const given = attrs.widths as number[] | undefined;
+  const widths = Int32Array.from(
+    given ?? units.flatMap((width) => new Array<number>(replicas).fill(width)),
+  );
+  const fits =
+    widths.length === units.length * replicas &&
+    widths.every((width, cell) => width >= 1 && width <= (units[Math.floor(cell / replicas)] ?? 0));
+  if (!fits) {
+    throw new InvalidArgumentError({
+      argument: `${kernel} attribute widths`,
+      problem: `expected ${units.length * replicas} widths (layers · replicas), each from 1 to its layer's units (${units.join(', ')})`,
+    });
+  }
+  return widths;
 }
 
 /** Whether the active backend registers both network kernels. */
@@ -187,19 +242,29 @@ export function hasDenseNetworkKernels(): boolean {
   );
 }
 
-/**
- * The attributes of both kernels for one activation per layer and replica.
- *
- * @param activations - `(layers, replicas)`
- */
+/** A network's per-replica settings, each `(layers, replicas)`. */
+export interface ReplicaLayers {
+  /** Each replica's activation of each layer. */
+  readonly activations: readonly (readonly DenseActivation[])[];
+  /** Each replica's own units in each layer; default the layer's. */
+  readonly widths?: readonly (readonly number[])[];
+  /** Where a replica passes a layer through; default nowhere. */
+  readonly passThrough?: readonly (readonly boolean[])[];
+}
+
+/** The attributes of both kernels for a network's per-replica settings. */
 export function denseNetworkAttrs(
-  activations: readonly (readonly DenseActivation[])[],
+  layers: ReplicaLayers,
   leakyReluAlpha: number,
 ): DenseNetworkAttrs {
   return {
-    activations: activations.flatMap((layer) =>
+    activations: layers.activations.flatMap((layer) =>
       layer.map((activation) => DENSE_ACTIVATIONS.indexOf(activation)),
     ),
+    ...(layers.widths === undefined ? {} : { widths: layers.widths.flat() }),
+    ...(layers.passThrough === undefined
+      ? {}
+      : { passThrough: layers.passThrough.flatMap((layer) => layer.map(Number)) }),
     leakyReluAlpha,
   };
 }

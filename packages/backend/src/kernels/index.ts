@@ -50,4 +50,5 @@ export {
   type DenseNetwork,
   type DenseNetworkAttrs,
   type DenseNetworkInputs,
+  type ReplicaLayers,
 } from './dense-network.js';

@@ -1,30 +1,39 @@
 import type * as tf from '@tensorflow/tfjs-core';
-import { denseNetworkAttrs, runDenseNetwork, runDenseNetworkGrad } from '@partonfit/backend';
+import {
+  denseNetworkAttrs,
+  runDenseNetwork,
+  runDenseNetworkGrad,
+  type ReplicaLayers,
+} from '@partonfit/backend';
 import { withCustomGrad } from '../ops/index.js';
-import { LEAKY_RELU_ALPHA, type ActivationName } from './activations.js';
+import { LEAKY_RELU_ALPHA } from './activations.js';
 
 /**
  * A stack of per-replica dense layers as the backend's two network kernels: the forward
  * computes every layer of every replica and keeps each layer's pre-activation and activation on
  * a tape, which the backward reads. Each replica may have its own activation per layer, without
- * slicing the replicas apart. The numbers are those of the layer-by-layer formulation up to the
- * order of float32 sums (the native kernels use the same element-wise functions and products).
+ * slicing the replicas apart, and its own width (it then reads only its block of the kernel and
+ * bias, multiplied at its own sizes, and its other weights get gradient 0) or pass a layer
+ * through, so no masks are applied to the weights. The numbers are those of the layer-by-layer
+ * formulation up to the order of float32 sums (the native kernels use the same element-wise
+ * functions and products).
  *
  * Check `hasDenseNetworkKernels` of `@partonfit/backend` first.
  *
  * @param input - `(points, in)` shared by every replica, or `(replicas, points, in)`
  * @param kernels - per layer `(replicas, in_l, units_l)`
  * @param biases - per layer `(replicas, 1, units_l)`
- * @param activations - per layer, each replica's activation `(replicas)`
+ * @param replicaLayers - per layer, each replica's activation, and where they differ from the
+ *   layers' its width and whether it passes the layer through, each `(layers, replicas)`
  * @returns `(replicas, points, units_last)`
  */
 export function fusedDenseNetwork(
   input: tf.Tensor,
   kernels: readonly tf.Tensor3D[],
   biases: readonly tf.Tensor3D[],
-  activations: readonly (readonly ActivationName[])[],
+  replicaLayers: ReplicaLayers,
 ): tf.Tensor3D {
-  const attrs = denseNetworkAttrs(activations, LEAKY_RELU_ALPHA);
+  const attrs = denseNetworkAttrs(replicaLayers, LEAKY_RELU_ALPHA);
   const layers = kernels.length;
   const network = withCustomGrad(([networkInput, ...weights], save) => {
     const layerKernels = weights.filter((_, k) => k % 2 === 0);

@@ -291,6 +291,19 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
       const x = singleInput(inputs, this.name) as tf.Tensor2D;
       this.inputFeatures(x.shape);
       if (this.kernels.length === 0) this.build(x.shape);
+      const formulation = this.activeFormulation();
+      if (formulation === 'fused') {
+        return fusedDenseNetwork(
+          x,
+          this.kernels.map((kernel) => kernel.read() as tf.Tensor3D),
+          this.biases.map((bias) => bias.read() as tf.Tensor3D),
+          {
+            activations: this.replicaActivations,
+            widths: this.replicaUnits,
+            passThrough: this.passThrough,
+          },
+        );
+      }
       const kernels = this.kernels.map((kernel, l) => {
         const mask = this.masks[l];
         const value = kernel.read() as tf.Tensor3D;
@@ -303,10 +316,6 @@ export class MultiDenseNetwork extends tfl.layers.Layer {
         const value = bias.read() as tf.Tensor3D;
         return mask === undefined ? value : tf.mul<tf.Tensor3D>(value, mask.bias);
       });
-      const formulation = this.activeFormulation();
-      if (formulation === 'fused') {
-        return fusedDenseNetwork(x, kernels, biases, this.replicaActivations);
-      }
       if (formulation === 'per-replica') {
         return perReplicaNetwork(x, kernels, biases, this.replicaActivations);
       }
