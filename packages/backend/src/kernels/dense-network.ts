@@ -103,10 +103,11 @@ function sameShape(a: readonly number[], b: readonly number[]): boolean {
 
 /**
  * Checks a network's inputs and attributes: every tensor float32, each layer's kernel reading
- * the previous layer's units, one activation code per layer and replica.
+ * the previous layer's units, one activation code, width and pass-through flag per layer and
+ * replica, each width within its layer and a layer passed through as wide as its input.
  *
- * @throws ShapeError for a misshapen tensor; InvalidArgumentError for another dtype or an
- *   unknown activation code
+ * @throws ShapeError for a misshapen tensor; InvalidArgumentError for another dtype, an
+ *   unknown activation code or a width or pass-through that does not fit
  */
 export function checkDenseNetwork(
   kernel: string,
@@ -288,14 +289,13 @@ export function runDenseNetwork(
   biases: readonly tf.Tensor[],
   attrs: DenseNetworkAttrs,
 ): [tf.Tensor3D, tf.Tensor1D] {
-  const outputs = tf
+  return tf
     .engine()
     .runKernel(
       DENSE_NETWORK_KERNEL,
       { input, ...layerInputs('kernel', kernels), ...layerInputs('bias', biases) },
       { ...attrs },
     ) as unknown as [tf.Tensor3D, tf.Tensor1D];
-  return outputs;
 }
 
 /**

@@ -28,8 +28,9 @@ const REPLICAS = [1, 2, 3];
  * The closure runcard cut to four datasets and `epochs`, with trainable exponents for every
  * other flavour (so the optimiser and the clipping act on the preprocessing), a gently growing
  * positivity multiplier, the χ² and positivity thresholds out of the way, a learning rate and
- * patience with which, in 120 epochs, replicas 2 and 3 stop (at about 106 and 111, their best
- * epochs before 100) while replica 1 trains to the end.
+ * patience with which, in 120 epochs, replica 2 stops (at about 106, its best epoch 75) while
+ * replica 1 trains to the end with its best epoch after 90 (on native replica 3 trains to the end
+ * too; on cpu and wasm it stops at about 111).
  */
 async function checkpointRuncard(epochs: number): Promise<Runcard> {
   const runcard = await smallClosureRuncard({
@@ -98,17 +99,15 @@ describeOnBackends('trainReplicas: checkpoints and resume', () => {
 
   it('should end a fit killed after its first checkpoint exactly like an uninterrupted one', async () => {
     const file = await freshCheckpointFile();
-    const options = { logEvery: 10, checkpoint: { file, every: 100 } };
+    const options = { logEvery: 10, checkpoint: { file, every: 90 } };
     const uninterrupted = await trainReplicas(runcard, inputs, { logEvery: 10 });
 
-    // Dies at epoch 110: the checkpoint of epoch 100 is on disk, epochs 100–110 are lost.
-    await killedRun(runcard, inputs, options, 110);
+    // Dies at epoch 100: the checkpoint of epoch 90 is on disk, epochs 90–100 are lost.
+    await killedRun(runcard, inputs, options, 100);
     const saved = await readCheckpoint(file, runFingerprint(runcard, REPLICAS));
-    expect(saved.epoch).toBe(100);
-    expect(saved.history.map((entry) => entry.epoch)).toEqual([
-      10, 20, 30, 40, 50, 60, 70, 80, 90, 100,
-    ]);
-    // λ is saved after the update of epoch 100: initial · multiplier¹ = 15.
+    expect(saved.epoch).toBe(90);
+    expect(saved.history.map((entry) => entry.epoch)).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90]);
+    // λ is saved as the schedule has it at epoch 90.
     const schedule = lagrangeSchedule({
       initial: 10,
       multiplier: 1.5,
@@ -118,10 +117,10 @@ describeOnBackends('trainReplicas: checkpoints and resume', () => {
     for (const [name, lambda] of saved.multipliers) {
       expect(name).toMatch(/^positivity\/CLOSURE_POS_/);
       expect(lambda).toHaveLength(1);
-      expect(lambda[0] / lagrangeMultiplierAt(schedule, 100)).toBeCloseTo(1, 6);
+      expect(lambda[0] / lagrangeMultiplierAt(schedule, 90)).toBeCloseTo(1, 6);
     }
     expect(saved.multipliers.size).toBe(4);
-    expect(saved.optimizer.step).toBe(100);
+    expect(saved.optimizer.step).toBe(90);
 
     const resumed = await trainReplicas(runcard, inputs, { ...options, resume: true });
     expect(resumed.epochsRun).toBe(uninterrupted.epochsRun);
@@ -130,12 +129,12 @@ describeOnBackends('trainReplicas: checkpoints and resume', () => {
     expect(resumed.history).toEqual(uninterrupted.history);
     expect(await weightValues(resumed)).toEqual(await weightValues(uninterrupted));
     // Not a trivial continuation: best weights from before the checkpoint (restored from it) and
-    // after it; replicas that stopped after it and one that trained to the end.
+    // after it; a replica that stopped after it and one that trained to the end.
     const bestEpoch = Array.from(uninterrupted.stopping.bestEpoch);
     const stopEpoch = Array.from(uninterrupted.stopping.stopEpoch);
-    expect(bestEpoch.some((epoch) => epoch >= 0 && epoch < 100)).toBe(true);
-    expect(bestEpoch.some((epoch) => epoch >= 100)).toBe(true);
-    expect(stopEpoch.some((epoch) => epoch >= 100)).toBe(true);
+    expect(bestEpoch.some((epoch) => epoch >= 0 && epoch < 90)).toBe(true);
+    expect(bestEpoch.some((epoch) => epoch >= 90)).toBe(true);
+    expect(stopEpoch.some((epoch) => epoch >= 90)).toBe(true);
     expect(stopEpoch.some((epoch) => epoch < 0)).toBe(true);
 
     // The resumed run wrote a last checkpoint when it ended: resuming from that trains no
