@@ -191,6 +191,7 @@ describe.skipIf(unavailable !== undefined)('partonfit submit on a real SLURM clu
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
     await new Promise((resolve) => setTimeout(resolve, 3000));
+    const requeuedAt = Date.now();
     await slurm('scontrol', ['requeue', task]);
     // SLURM holds a requeued job back for a while (its begin time moves ~2 min ahead); once it
     // is pending again, let it start at once.
@@ -200,6 +201,19 @@ describe.skipIf(unavailable !== undefined)('partonfit submit on a real SLURM clu
       await new Promise((resolve) => setTimeout(resolve, 500));
       state = await jobState(task);
     }
+    // Starting it at once while its first run still ends on the node (writing its checkpoint)
+    // makes slurmd refuse the launch ("Job credential revoked": the requeue revoked the task's
+    // credentials, to the second), and the failed launch cancels the postfit job. So wait until
+    // the first run has written its checkpoint and left the node, and a second has passed.
+    while (
+      !/training interrupted \(SIGTERM\)/.test(await readFile(log, 'utf8')) ||
+      (await slurm('sinfo', ['-h', '-o', '%T'])).trim() !== 'idle' ||
+      Date.now() - requeuedAt < 2000
+    ) {
+      if (Date.now() > deadline + 120_000) throw new Error(`task ${task} did not leave the node`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    state = await jobState(task);
     // The begin time can move again after the first update (seen on a slow host, where the task
     // then stayed pending past the wait below): repeat it until the task leaves the queue.
     while (state === 'PENDING' || state === 'REQUEUE_HOLD') {
