@@ -115,6 +115,11 @@ describe.skipIf(!nativeAvailable)('the native backend', () => {
     const before = backend.recycledBytes;
     tf.sigmoid(x).dispose();
     expect(backend.recycledBytes).toBe(before + 300 * 200 * 4);
+    // Small outputs too (a scan's per-replica scalars).
+    const small = randomTensor([3], 12);
+    tf.sigmoid(small).dispose();
+    expect(backend.recycledBytes).toBe(before + (300 * 200 + 3) * 4);
+    small.dispose();
     for (let i = 0; i < 5; i++) tf.dispose([tf.neg(x), tf.square(x), tf.abs(x)]);
     expect(Array.from(values.slice(0, 50))).toEqual(expected);
     expect(Array.from(view.dataSync().slice(0, 50))).toEqual(viewValues);
