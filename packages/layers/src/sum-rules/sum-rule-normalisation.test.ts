@@ -197,6 +197,41 @@ describeOnBackends('SumRuleNormalisation', () => {
     },
   );
 
+  it.each([
+    ['fit', 0],
+    ['fit', 3],
+    ['all', 0],
+    ['all', 2],
+  ] as const)(
+    'should give the gradient of its factors by autodiff (outputPoints %s, %i points after the grid)',
+    (outputPoints, after) => {
+      const [replicas, offset] = [3, 4];
+      const grid = gaussIntegrationGrid(9);
+      const points = offset + grid.x.length + after;
+      const layer = sumRuleNormalisation({ grid, integrationOffset: offset, outputPoints });
+      const shape: [number, number, number] = [replicas, points, EVOLUTION_BASIS_SIZE];
+      const pdf = tf.tensor3d(
+        Float32Array.from(randomArray(replicas * points * EVOLUTION_BASIS_SIZE, 13, 0.2, 1.5)),
+        shape,
+      );
+      const returned = outputPoints === 'fit' ? offset : points;
+      const upstream = tf.tensor3d(
+        Float32Array.from(randomArray(replicas * returned * EVOLUTION_BASIS_SIZE, 14)),
+        [replicas, returned, EVOLUTION_BASIS_SIZE],
+      );
+      const written = tf.grad((x: tf.Tensor) =>
+        tf.sum(tf.mul(layer.apply(x) as tf.Tensor, upstream)),
+      )(pdf);
+      const autodiff = tf.grad((x: tf.Tensor) => {
+        const factors = layer.normalisationFactors(x as tf.Tensor3D);
+        const block = tf.slice(x, [0, 0, 0], [-1, returned, -1]);
+        return tf.sum(tf.mul(tf.mul(block, factors), upstream));
+      })(pdf);
+      expect(written.shape).toEqual(shape);
+      expectClose(values(written), values(autodiff), 1e-6);
+    },
+  );
+
   it('should return every point normalised with outputPoints all, and rebuild from its config', () => {
     const grid = gaussIntegrationGrid(10, 4);
     const layer = sumRuleNormalisation({ grid, integrationOffset: 3, outputPoints: 'all' });

@@ -7,7 +7,7 @@ import {
   oneOf,
   ShapeError,
 } from '@partonfit/core';
-import type { LayerArgs } from '../ops/index.js';
+import { withCustomGrad, type LayerArgs } from '../ops/index.js';
 import {
   integrationGrid,
   type IntegrationGrid,
@@ -140,10 +140,8 @@ export class SumRuleNormalisation extends tfl.layers.Layer {
       const pdf = singleInput(inputs, this.name) as tf.Tensor3D;
       this.checkInput(pdf.shape);
       if (this.constants.length === 0) this.build(pdf.shape);
-      const points = this.outputPoints === 'fit' ? this.integrationOffset : pdf.shape[1];
-      const output = points === pdf.shape[1] ? pdf : tf.slice(pdf, [0, 0, 0], [-1, points, -1]);
-      if (this.mode === 'NONE') return output;
-      return tf.mul(output, this.normalisationFactors(pdf));
+      if (this.mode === 'NONE') return this.outputBlock(pdf);
+      return this.normalise(pdf) as tf.Tensor3D;
     });
   }
 
@@ -157,17 +155,92 @@ export class SumRuleNormalisation extends tfl.layers.Layer {
     return tf.tidy(() => {
       this.checkInput(pdf.shape);
       if (this.constants.length === 0) this.build(pdf.shape);
-      const [weights, numeratorConstant, numeratorMatrix, denominatorConstant, denominatorMatrix] =
-        this.constants as [tf.Tensor3D, tf.Tensor1D, tf.Tensor2D, tf.Tensor1D, tf.Tensor2D];
-      const replicas = pdf.shape[0];
-      const block = tf.slice(pdf, [0, this.integrationOffset, 0], [-1, this.gridPoints, -1]);
-      const integrals = tf.sum<tf.Tensor2D>(tf.mul(block, weights), 1);
-      const factors = tf.div(
-        tf.add(numeratorConstant, tf.matMul(integrals, numeratorMatrix)),
-        tf.add(denominatorConstant, tf.matMul(integrals, denominatorMatrix)),
-      );
-      return tf.reshape<tf.Rank.R3>(factors, [replicas, 1, EVOLUTION_BASIS_SIZE]);
+      return this.factorTerms(pdf).factors;
     });
+  }
+
+  /** The returned points of the unnormalised PDF: `(replicas, returned points, 14)`. */
+  private outputBlock(pdf: tf.Tensor3D): tf.Tensor3D {
+    const points = this.outputPoints === 'fit' ? this.integrationOffset : pdf.shape[1];
+    return points === pdf.shape[1] ? pdf : tf.slice(pdf, [0, 0, 0], [-1, points, -1]);
+  }
+
+  /**
+   * The factors A = N / D `(replicas, 1, 14)` and their denominators D `(replicas, 1, 14)`, from
+   * the integrals I `(replicas, 14)`: N = n + I·M_N, D = d + I·M_D (see `sumRuleMatrices`).
+   */
+  private factorTerms(pdf: tf.Tensor3D): { factors: tf.Tensor3D; denominator: tf.Tensor3D } {
+    const [weights, numeratorConstant, numeratorMatrix, denominatorConstant, denominatorMatrix] =
+      this.constants as [tf.Tensor3D, tf.Tensor1D, tf.Tensor2D, tf.Tensor1D, tf.Tensor2D];
+    const shape: [number, number, number] = [pdf.shape[0], 1, EVOLUTION_BASIS_SIZE];
+    const block = tf.slice(pdf, [0, this.integrationOffset, 0], [-1, this.gridPoints, -1]);
+    const integrals = tf.sum<tf.Tensor2D>(tf.mul(block, weights), 1);
+    const numerator = tf.add(numeratorConstant, tf.matMul(integrals, numeratorMatrix));
+    const denominator = tf.add(denominatorConstant, tf.matMul(integrals, denominatorMatrix));
+    return {
+      factors: tf.reshape(tf.div(numerator, denominator), shape),
+      denominator: tf.reshape(denominator, shape),
+    };
+  }
+
+  /**
+   * The returned points times A, with its gradient written out: the points' own part dy·A, and
+   * the integration block's part through A, dI = (dA / D)·M_Nᵀ − (dA·A / D)·M_Dᵀ with
+   * dA = Σ_points dy·pdf, spread over the block by the integration weights. Autodiff of the same
+   * forward takes three times the kernels (slices' pads and adds).
+   */
+  private readonly normalise = withCustomGrad(([pdf], save) => {
+    const input = pdf as tf.Tensor3D;
+    const { factors, denominator } = this.factorTerms(input);
+    const output = this.outputBlock(input);
+    save([output, factors, denominator]);
+    return {
+      value: tf.mul(output, factors),
+      gradFunc: (dy, [kept, keptFactors, keptDenominator]) =>
+        this.normalisationGradient(dy, kept, keptFactors, keptDenominator, input.shape),
+    };
+  });
+
+  private normalisationGradient(
+    dy: tf.Tensor,
+    output: tf.Tensor,
+    factors: tf.Tensor,
+    denominator: tf.Tensor,
+    shape: readonly number[],
+  ): tf.Tensor {
+    const [weights, , numeratorMatrix, , denominatorMatrix] = this.constants as [
+      tf.Tensor3D,
+      tf.Tensor1D,
+      tf.Tensor2D,
+      tf.Tensor1D,
+      tf.Tensor2D,
+    ];
+    const [replicas, points] = [shape[0] ?? 0, shape[1] ?? 0];
+    const flat: [number, number] = [replicas, EVOLUTION_BASIS_SIZE];
+    const dNumerator = tf.reshape<tf.Rank.R2>(
+      tf.div(tf.sum(tf.mul(dy, output), 1, true), denominator),
+      flat,
+    );
+    const minusDDenominator = tf.mul(dNumerator, tf.reshape(factors, flat));
+    const dIntegrals = tf.sub(
+      tf.matMul(dNumerator, numeratorMatrix, false, true),
+      tf.matMul(minusDDenominator, denominatorMatrix, false, true),
+    );
+    const dBlock = tf.mul(tf.reshape(dIntegrals, [replicas, 1, EVOLUTION_BASIS_SIZE]), weights);
+    const dOutput = tf.mul(dy, factors);
+    const after = points - this.integrationOffset - this.gridPoints;
+    if (this.outputPoints === 'all') {
+      return tf.add(
+        dOutput,
+        tf.pad(dBlock, [
+          [0, 0],
+          [this.integrationOffset, after],
+          [0, 0],
+        ]),
+      );
+    }
+    const rest = after > 0 ? [tf.zeros([replicas, after, EVOLUTION_BASIS_SIZE])] : [];
+    return tf.concat([dOutput, dBlock, ...rest], 1);
   }
 
   override getConfig(): tf.serialization.ConfigDict {
