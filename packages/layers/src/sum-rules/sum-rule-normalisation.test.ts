@@ -232,6 +232,21 @@ describeOnBackends('SumRuleNormalisation', () => {
     },
   );
 
+  it('should keep what its gradient needs when the layer is disposed before the backward', () => {
+    // as a model's layer for other x is (ReplicaPdfModel.at)
+    const grid = gaussIntegrationGrid(9);
+    const pdf = tf.tensor3d(Float32Array.from(randomArray(2 * 14 * 14, 15, 0.2, 1.5)), [2, 14, 14]);
+    const kept = sumRuleNormalisation({ grid, integrationOffset: 5 });
+    const expected = tf.grad((x: tf.Tensor) => tf.sum(tf.square(kept.apply(x) as tf.Tensor)))(pdf);
+    const gradient = tf.grad((x: tf.Tensor) => {
+      const layer = sumRuleNormalisation({ grid, integrationOffset: 5 });
+      const output = layer.apply(x) as tf.Tensor;
+      layer.dispose();
+      return tf.sum(tf.square(output));
+    })(pdf);
+    expect(values(gradient)).toEqual(values(expected));
+  });
+
   it('should return every point normalised with outputPoints all, and rebuild from its config', () => {
     const grid = gaussIntegrationGrid(10, 4);
     const layer = sumRuleNormalisation({ grid, integrationOffset: 3, outputPoints: 'all' });

@@ -186,33 +186,36 @@ export class SumRuleNormalisation extends tfl.layers.Layer {
   /**
    * The returned points times A, with its gradient written out: the points' own part dy·A, and
    * the integration block's part through A, dI = (dA / D)·M_Nᵀ − (dA·A / D)·M_Dᵀ with
-   * dA = Σ_points dy·pdf, spread over the block by the integration weights. Autodiff of the same
-   * forward takes three times the kernels (slices' pads and adds).
+   * dA = Σ_points dy·pdf, spread over the block by the integration weights. The backward keeps
+   * the constants it needs (a model's layer for other x may be disposed before it runs).
    */
   private readonly normalise = withCustomGrad(([pdf], save) => {
     const input = pdf as tf.Tensor3D;
     const { factors, denominator } = this.factorTerms(input);
     const output = this.outputBlock(input);
-    save([output, factors, denominator]);
+    const [weights, , numeratorMatrix, , denominatorMatrix] = this.constants;
+    save([output, factors, denominator, weights, numeratorMatrix, denominatorMatrix]);
     return {
       value: tf.mul(output, factors),
-      gradFunc: (dy, [kept, keptFactors, keptDenominator]) =>
-        this.normalisationGradient(dy, kept, keptFactors, keptDenominator, input.shape),
+      gradFunc: (dy, saved) => this.normalisationGradient(dy, saved, input.shape),
     };
   });
 
+  /**
+   * @param saved - the returned points, A and D `(replicas, 1, 14)`, the integration weights,
+   *   M_N and M_D
+   */
   private normalisationGradient(
     dy: tf.Tensor,
-    output: tf.Tensor,
-    factors: tf.Tensor,
-    denominator: tf.Tensor,
+    saved: tf.Tensor[],
     shape: readonly number[],
   ): tf.Tensor {
-    const [weights, , numeratorMatrix, , denominatorMatrix] = this.constants as [
+    const [output, factors, denominator, weights, numeratorMatrix, denominatorMatrix] = saved as [
       tf.Tensor3D,
-      tf.Tensor1D,
+      tf.Tensor3D,
+      tf.Tensor3D,
+      tf.Tensor3D,
       tf.Tensor2D,
-      tf.Tensor1D,
       tf.Tensor2D,
     ];
     const [replicas, points] = [shape[0] ?? 0, shape[1] ?? 0];
