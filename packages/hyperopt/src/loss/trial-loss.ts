@@ -70,6 +70,11 @@ export function foldLoss(fold: FoldOutcome, settings: KfoldSettings): number {
   return validation + (Math.max(overReplicas(bestExperimental), 2) - 2);
 }
 
+/** Fold `k`'s loss times its partition's `weight`: what n3fit compares with the threshold. */
+export function weightedFoldLoss(fold: FoldOutcome, k: number, settings: KfoldSettings): number {
+  return foldLoss(fold, settings) * (settings.partitions[k]?.weight ?? 1);
+}
+
 /**
  * A trial's loss from its folds, as n3fit 4.1.5's `hyperparametrizable` makes it: each fold's
  * loss times its partition's `weight`; the first fold above `threshold` fails the trial, the
@@ -78,11 +83,10 @@ export function foldLoss(fold: FoldOutcome, settings: KfoldSettings): number {
  * counted folds' mean χ² on the fitted data.
  */
 export function trialLoss(folds: readonly FoldOutcome[], settings: KfoldSettings): TrialLoss {
-  const weights = settings.partitions.map((partition) => partition.weight);
   let losses: number[] = [];
   let thresholdFold: number | undefined;
   for (const [k, fold] of folds.entries()) {
-    const loss = foldLoss(fold, settings) * (weights[k] ?? 1);
+    const loss = weightedFoldLoss(fold, k, settings);
     losses.push(loss);
     if (loss > settings.threshold) {
       thresholdFold = k;
@@ -101,6 +105,38 @@ export function trialLoss(folds: readonly FoldOutcome[], settings: KfoldSettings
   };
 }
 
+/** A trained fold: its outcome, and why it has no loss if it has none. */
+interface TrainedFoldOutcome {
+  readonly outcome: FoldOutcome;
+  readonly failure: string | undefined;
+}
+
+/**
+ * Whether fold `k` ends its trial when n3fit reaches it: every replica diverged (`failure`), or
+ * its weighted loss is above the threshold. n3fit trains no fold after it.
+ */
+export function foldEndsTrial(
+  fold: TrainedFoldOutcome,
+  k: number,
+  settings: KfoldSettings,
+): boolean {
+  return (
+    fold.failure !== undefined || weightedFoldLoss(fold.outcome, k, settings) > settings.threshold
+  );
+}
+
+/**
+ * The folds of a trial n3fit trains, in partition order: up to and with the first that
+ * {@link foldEndsTrial ends the trial}, all when none does.
+ */
+export function foldsTrained<T extends TrainedFoldOutcome>(
+  folds: readonly T[],
+  settings: KfoldSettings,
+): readonly T[] {
+  const end = folds.findIndex((fold, k) => foldEndsTrial(fold, k, settings));
+  return end < 0 ? folds : folds.slice(0, end + 1);
+}
+
 /**
  * A trial's outcome from its folds, in partition order, as n3fit meets them: a fold's failure
  * (every replica diverged) fails the trial unless an earlier fold already passed the threshold
@@ -108,16 +144,16 @@ export function trialLoss(folds: readonly FoldOutcome[], settings: KfoldSettings
  * loss is not finite.
  */
 export function trialOutcome(
-  folds: readonly { readonly outcome: FoldOutcome; readonly failure: string | undefined }[],
+  folds: readonly TrainedFoldOutcome[],
   settings: KfoldSettings,
 ): TrialLoss | { readonly failure: string } {
-  const counted: FoldOutcome[] = [];
-  for (const fold of folds) {
-    if (fold.failure !== undefined) return { failure: fold.failure };
-    counted.push(fold.outcome);
-    if (trialLoss(counted, settings).thresholdFold !== undefined) break;
-  }
-  const loss = trialLoss(counted, settings);
+  const trained = foldsTrained(folds, settings);
+  const failure = trained.find((fold) => fold.failure !== undefined)?.failure;
+  if (failure !== undefined) return { failure };
+  const loss = trialLoss(
+    trained.map((fold) => fold.outcome),
+    settings,
+  );
   return Number.isFinite(loss.loss)
     ? loss
     : { failure: `the loss is not finite (${loss.loss}): some predictions or χ² are not` };

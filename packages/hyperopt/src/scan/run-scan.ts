@@ -15,7 +15,12 @@ import {
 import { prepareFitInputs } from '@partonfit/fktables';
 import { ensureWritableFolder, writeFileAtomic } from '@partonfit/io';
 import type { TrainingProgress } from '@partonfit/trainer';
-import { trialOutcome, type KfoldSettings } from '../loss/trial-loss.js';
+import {
+  foldEndsTrial,
+  foldsTrained,
+  trialOutcome,
+  type KfoldSettings,
+} from '../loss/trial-loss.js';
 import { evaluateSpace, spaceLabels } from '../sampler/index.js';
 import { scanSpace } from '../scan-space/scan-space.js';
 import { scanInputLayout, slotBatch } from '../slots/slot-batch.js';
@@ -55,8 +60,9 @@ export interface ScanRequest {
    */
   readonly join?: boolean;
   /**
-   * Train each trial's folds one at a time, each as its own model of `replicas` rows, skipping a
-   * trial's remaining folds once one passes the threshold: n3fit's way, for comparison.
+   * Train each trial's folds one at a time, each as its own model of `replicas` rows, skipping
+   * a trial's remaining folds once one ends the trial (`foldEndsTrial`): n3fit's way, for
+   * comparison.
    */
   readonly oneFoldPerModel?: boolean;
   /** Who trains (written into batch claims), e.g. `host:pid` or a SLURM task. */
@@ -260,7 +266,10 @@ export async function runScan(request: ScanRequest): Promise<ScanSummary> {
       trainingSeconds += seconds;
       const refreshTime = new Date();
       const documents = points.map((point, t) => {
-        const own = trainedFolds.filter((fold) => fold.trial === t);
+        const own = foldsTrained(
+          trainedFolds.filter((fold) => fold.trial === t),
+          settings,
+        );
         return trialDocument({
           tid: b * perModel + t,
           point,
@@ -313,7 +322,7 @@ export async function runScan(request: ScanRequest): Promise<ScanSummary> {
 
 /**
  * n3fit's way: each trial's folds one after another, each as its own model of the trial's
- * replicas, the remaining folds skipped once one passes the threshold.
+ * replicas, the remaining folds skipped once one ends the trial (`foldEndsTrial`).
  */
 async function trainFoldsOneByOne(
   entries: readonly Record<string, unknown>[],
@@ -331,11 +340,7 @@ async function trainFoldsOneByOne(
       const alone = slotBatch(text, runcardFile, [entry], options.replicas, [k]);
       const outcome = await trainBatch(alone, settings, options);
       trained.push(...outcome.folds.map((fold) => ({ ...fold, trial })));
-      const counted = trialOutcome(
-        trained.filter((fold) => fold.trial === trial),
-        settings,
-      );
-      if ('thresholdFold' in counted && counted.thresholdFold !== undefined) break;
+      if (outcome.folds.some((fold) => foldEndsTrial(fold, k, settings))) break;
     }
   }
   return trained;

@@ -108,6 +108,50 @@ describeOnBackends(
       expect(new Set(losses.map((loss) => loss.toPrecision(6))).size).toBe(TRIALS.length);
     });
 
+    it("stops a trial's later folds once a fold ends it, and gives it the loss it has one fold at a time", async () => {
+      // early stopping ends the folds at different read-backs (every 100 epochs)
+      const stopping = [1e-2, 3e-2, 1e-1].map((learningRate) => ({
+        nodes_per_layer: [12, 8],
+        activation_per_layer: ['tanh', 'linear'],
+        epochs: 500,
+        stopping_patience: 0.02,
+        optimizer: { optimizer_name: 'Nadam', learning_rate: learningRate, clipnorm: 1e-5 },
+      }));
+      // patience counts from the first epoch (n3fit counts it once the training χ² is below this)
+      const text = scan.text.replace(/threshold_chi2: [\d.]+/, 'threshold_chi2: 1.0e+6');
+      expect(text).toContain('threshold_chi2: 1.0e+6');
+      // how many rows left the model before its last read-back (their χ² then NaN)
+      const leftEarly = async (settings: KfoldSettings) => {
+        let last = new Float32Array();
+        const batch = await trainBatch(slotBatch(text, scan.runcard, stopping, 1), settings, {
+          inputs: scan.inputs,
+          foldData: scan.folds,
+          replicas: 1,
+          onProgress: (progress) => {
+            last = progress.validationChi2PerPoint;
+          },
+        });
+        return { batch, left: last.filter((chi2) => Number.isNaN(chi2)).length };
+      };
+      // a threshold every fold is above: each trial ends on its first fold
+      const endsAtOnce = { ...scan.settings, threshold: 0 };
+      const early = await leftEarly(endsAtOnce);
+      const full = await leftEarly({ ...scan.settings, threshold: Number.POSITIVE_INFINITY });
+      // a fold that stopped early took its trial's later folds with it
+      expect(early.left).toBeGreaterThan(full.left);
+      for (const [trial, entry] of stopping.entries()) {
+        const first = await trainBatch(slotBatch(text, scan.runcard, [entry], 1, [0]), endsAtOnce, {
+          inputs: scan.inputs,
+          foldData: scan.folds,
+          replicas: 1,
+        });
+        const alone = lossOf(first.folds, 0, endsAtOnce);
+        const inBatch = lossOf(early.batch.folds, trial, endsAtOnce);
+        expect(alone.thresholdFold).toBe(0);
+        expect(inBatch).toEqual(alone);
+      }
+    });
+
     it('fails a trial whose replicas all diverge, naming why, and measures the others', async () => {
       const diverging = {
         nodes_per_layer: [10, 8],

@@ -12,7 +12,7 @@ export interface TrialRecord {
   readonly labels: readonly string[];
   /** The evaluated space: the trial's whole `parameters` (`misc.space_vals`). */
   readonly spaceValues: unknown;
-  /** Its folds, in partition order (every fold, also those after a threshold failure). */
+  /** The folds it trained, in partition order (as n3fit: none after the one that ended it). */
   readonly folds: readonly FoldOutcome[];
   /** The loss made from them, or why there is none. */
   readonly outcome: TrialLoss | { readonly failure: string };

@@ -13,6 +13,8 @@ export {
   buildTrainingParts,
   trainReplicas,
   type CheckpointOptions,
+  type EndingReplicas,
+  type EndingReplicasResult,
   type TrainingOptions,
   type TrainingProgress,
   type TrainingResult,

@@ -117,6 +117,74 @@ describeOnBackends('trainReplicas retiring the replicas whose fit ended', () => 
     },
   );
 
+  it('should stop the replicas it is asked to alongside the ended ones, and leave the rest as in the whole model', async () => {
+    // replicas 1 and 2 end at 120 epochs, 3 at 160, 4 at 200; 3 is stopped alongside 1 and 2
+    const base = deepestEndFirst(await heterogeneousClosureRuncard());
+    const runcard: Runcard = {
+      ...base,
+      parameters_per_replica: (base.parameters_per_replica ?? []).map((entry, i) =>
+        i === 2 ? { ...entry, epochs: 160 } : entry,
+      ),
+    };
+    const order = replicaTrainingOrder(runcard, [1, 2, 3, 4]);
+    const [first, second, third, fourth] = [1, 2, 3, 4].map((replica) => order.indexOf(replica));
+    const inputs = await closureInputs(runcard, order);
+    const model = { networkGroups: 'optimizer' } as const;
+    const whole = await trainReplicas(runcard, inputs, { model });
+    const asked: { rows: number[]; training: number[]; epoch: number }[] = [];
+    let endedChi2: Float64Array | undefined;
+    const stopping = await trainReplicas(runcard, inputs, {
+      model,
+      retireEndedReplicas: true,
+      stopAlongside: async (ended) => {
+        const { rows, training, epoch } = ended;
+        asked.push({ rows: [...rows], training: [...training], epoch });
+        endedChi2 ??= await ended.inspect((alone) => {
+          expect(alone.model.replicas).toBe(rows.length);
+          return Promise.resolve(alone.chi2PerPoint.validation);
+        });
+        return training.filter((row) => row === third);
+      },
+    });
+    const sorted = (rows: number[]) => [...rows].sort((a, b) => a - b);
+    expect(asked).toEqual([
+      { rows: sorted([first, second]), training: sorted([third, fourth]), epoch: 120 },
+    ]);
+    // the ended replicas alone hold their best (here: last) weights, as in the whole model
+    expect(
+      worstRelativeDifference(
+        endedChi2 ?? new Float64Array(),
+        Float64Array.from(sorted([first, second]), (row) => whole.chi2PerPoint.validation[row]),
+        1e-6,
+      ),
+    ).toBeLessThan(1e-5);
+    expect(stopping.stopping.stopEpoch[third]).toBe(119);
+    expect(whole.stopping.stopEpoch[third]).toBe(-1);
+    expect(Array.from(stopping.replicaEpochs)).toEqual(Array.from(whole.replicaEpochs));
+    const others = (values: Float64Array) => values.filter((_, row) => row !== third);
+    for (const key of ['training', 'validation', 'experimental'] as const) {
+      expect(
+        worstRelativeDifference(
+          others(stopping.chi2PerPoint[key]),
+          others(whole.chi2PerPoint[key]),
+          1e-6,
+        ),
+      ).toBeLessThan(1e-5);
+    }
+    // the stopped replica's χ² is that of its weights at epoch 120, not at 160
+    expect(stopping.chi2PerPoint.validation[third]).not.toBe(whole.chi2PerPoint.validation[third]);
+    disposeResult(stopping);
+    disposeResult(whole);
+  });
+
+  it('should refuse to stop replicas alongside others when none retire', async () => {
+    const runcard = await smallClosureRuncard({ datasets: ['CLOSURE_F2P'], epochs: 10 });
+    const inputs = await closureInputs(runcard, [1]);
+    await expect(
+      trainReplicas(runcard, inputs, { stopAlongside: () => Promise.resolve([]) }),
+    ).rejects.toThrow(/stopAlongside.*retireEndedReplicas/);
+  });
+
   it('should refuse to retire replicas from a checkpointed fit', async () => {
     const runcard = await smallClosureRuncard({ datasets: ['CLOSURE_F2P'], epochs: 10 });
     const inputs = await closureInputs(runcard, [1]);

@@ -199,6 +199,24 @@ function keepRows(
 /** Builds the parts of a model of some of the fit's rows (their inputs given). */
 export type BuildRows = (rows: readonly number[], inputs: FitInputs) => TrainingParts;
 
+/** The rows whose fit ended at a read-back, the rows going on, and the ended rows alone. */
+export interface RowsEnding {
+  /** The rows (of the whole model) whose fit ended at this read-back. */
+  readonly rows: readonly number[];
+  /** The rows (of the whole model) still training. */
+  readonly training: readonly number[];
+  /** Epochs done. */
+  readonly epoch: number;
+  /** Builds a model of `rows` alone holding their state now, with their inputs; dispose it. */
+  readonly alone: () => { readonly parts: TrainingParts; readonly inputs: FitInputs };
+}
+
+/**
+ * Which rows still training stop too when some rows' fit ends (rows of the whole model): a
+ * scan stops a trial's later folds once one fold ends above its threshold.
+ */
+export type StopAlongside = (ending: RowsEnding) => Promise<readonly number[]>;
+
 type StoppingArrays = Record<(typeof STOPPING_STATE_KEYS)[number], Float32Array>;
 
 /** Every row's state at the end of its fit, in the layout of the model of every row. */
@@ -218,13 +236,14 @@ class EndedReplicas {
 
   /**
    * Records the rows `ending` of a model of the rows `live` (of the full model) from its
-   * checkpoint.
+   * checkpoint; with `stoppedAt`, as stopped after that many epochs (stopped by the caller).
    */
   record(
     checkpoint: TrainingCheckpoint,
     model: ReplicaPdfModel,
     live: readonly number[],
     ending: readonly number[],
+    stoppedAt?: number,
   ): void {
     const sourceRows = new Array<number>(this.full.replicas).fill(-1);
     for (const k of ending) {
@@ -233,6 +252,7 @@ class EndedReplicas {
       for (const key of STOPPING_STATE_KEYS) {
         this.stopping[key][row] = checkpoint.stopping[key][k] ?? 0;
       }
+      if (stoppedAt !== undefined) this.stopping.stopEpoch[row] = stoppedAt - 1;
     }
     const move = (arrays: ReadonlyMap<string, CheckpointArray>, base: typeof arrays) =>
       moveRows(arrays, model, this.full, sourceRows, this.weights, base);
@@ -304,6 +324,40 @@ function widen(
 }
 
 /**
+ * A model of the rows `keep` of the model `parts` (of the whole model's rows `live`) holding
+ * their state at `checkpoint`, with their inputs.
+ */
+function partsOfRows(
+  checkpoint: TrainingCheckpoint,
+  parts: TrainingParts,
+  inputs: FitInputs,
+  keep: readonly number[],
+  live: readonly number[],
+  build: BuildRows,
+): { parts: TrainingParts; inputs: FitInputs } {
+  const rowInputs = selectInputRows(
+    inputs,
+    keep,
+    keep.map((k) => inputs.replicas[k] ?? 0),
+  );
+  const next = build(
+    keep.map((k) => live[k] ?? 0),
+    rowInputs,
+  );
+  try {
+    restoreCheckpoint(
+      'the state of the replicas kept',
+      keepRows(checkpoint, parts, next, keep),
+      next,
+    );
+  } catch (error) {
+    disposeTrainingParts(next);
+    throw error;
+  }
+  return { parts: next, inputs: rowInputs };
+}
+
+/**
  * The training loop of {@link runEpochs}, taking the replicas whose fit has ended out of the model
  * at each read-back: the others continue in a model of their rows only, their weights, optimiser
  * statistics, stopping state and multipliers carried over, so that a step costs what the
@@ -314,6 +368,8 @@ function widen(
  *
  * @param full - the parts of every row, as built for the fit; kept (the caller disposes them)
  * @param build - builds the parts of some rows
+ * @param stopAlongside - asked at each retirement which rows still training stop too: they
+ *   are retired with the others, their state that of this epoch, their stop epoch this one
  * @returns the loop's result for every row; history entries after a row's end hold NaN for it
  */
 export async function runRetiringReplicas(
@@ -321,6 +377,7 @@ export async function runRetiringReplicas(
   inputs: FitInputs,
   settings: LoopSettings,
   build: BuildRows,
+  stopAlongside?: StopAlongside,
 ): Promise<LoopResult> {
   const replicas = inputs.replicas.length;
   const ended = new EndedReplicas(full.model);
@@ -359,7 +416,24 @@ export async function runRetiringReplicas(
       ended.record(checkpoint, parts.model, live, loop.ended ?? live.map((_, k) => k));
       fullEpochs ??= loop.epochsRun;
       epoch = loop.epochsRun;
-      if (loop.ended === undefined) {
+      const stopped = new Set(loop.ended);
+      if (loop.ended !== undefined && stopAlongside !== undefined) {
+        const ending = loop.ended;
+        const going = live.flatMap((_, k) => (stopped.has(k) ? [] : [k]));
+        const also = new Set(
+          await stopAlongside({
+            rows: ending.map((k) => live[k] ?? 0),
+            training: going.map((k) => live[k] ?? 0),
+            epoch,
+            alone: () => partsOfRows(checkpoint, parts, phaseInputs, ending, live, build),
+          }),
+        );
+        const alongside = going.filter((k) => also.has(live[k] ?? -1));
+        if (alongside.length > 0) ended.record(checkpoint, parts.model, live, alongside, epoch);
+        for (const k of alongside) stopped.add(k);
+      }
+      const keep = live.flatMap((_, k) => (stopped.has(k) ? [] : [k]));
+      if (loop.ended === undefined || keep.length === 0) {
         // the full objective stopped at the first retirement: its λ grow as they would have
         const updates =
           Math.floor(epoch / LAGRANGE_UPDATE_EVERY) -
@@ -368,30 +442,10 @@ export async function runRetiringReplicas(
         const snapshot = ended.restoreInto(full);
         return { epochsRun: epoch, snapshot, history, seconds: loop.seconds, ended: undefined };
       }
-      const stopped = new Set(loop.ended);
-      const keep = live.flatMap((_, k) => (stopped.has(k) ? [] : [k]));
-      const nextInputs = selectInputRows(
-        phaseInputs,
-        keep,
-        keep.map((k) => phaseInputs.replicas[k] ?? 0),
-      );
-      const next = build(
-        keep.map((k) => live[k] ?? 0),
-        nextInputs,
-      );
-      try {
-        restoreCheckpoint(
-          'the state of the replicas still training',
-          keepRows(checkpoint, parts, next, keep),
-          next,
-        );
-      } catch (error) {
-        disposeTrainingParts(next);
-        throw error;
-      }
+      const next = partsOfRows(checkpoint, parts, phaseInputs, keep, live, build);
       if (parts !== full) disposeTrainingParts(parts);
-      parts = next;
-      phaseInputs = nextInputs;
+      parts = next.parts;
+      phaseInputs = next.inputs;
       live = keep.map((k) => live[k] ?? 0);
     }
   } finally {

@@ -23,7 +23,12 @@ import { FitObjective, lagrangeOptions } from './fit-objective.js';
 import { replicaFitEnds } from './replica-fit-ends.js';
 import { runRetiringReplicas } from './retire-replicas.js';
 import { runEpochs, type LoopSettings } from './run-epochs.js';
-import { restoreCheckpoint, type TrainingLoopState, type TrainingParts } from './training-state.js';
+import {
+  disposeTrainingParts,
+  restoreCheckpoint,
+  type TrainingLoopState,
+  type TrainingParts,
+} from './training-state.js';
 
 /** Where and how often {@link trainReplicas} writes its checkpoint. */
 export interface CheckpointOptions {
@@ -79,10 +84,43 @@ export interface TrainingOptions {
    */
   readonly retireEndedReplicas?: boolean;
   /**
+   * With `retireEndedReplicas`: asked whenever some replicas' fit ends, which replicas still
+   * training stop with them (their state, best weights included, that of this epoch; their stop
+   * epoch this one). A scan stops a trial's later folds once one of its folds ends above the
+   * threshold.
+   */
+  readonly stopAlongside?: (ended: EndingReplicas) => Promise<readonly number[]>;
+  /**
    * The weights each model row starts from instead of its random initialisation (n3fit's
    * `load`; see `readStartingWeights`), in row order. A checkpoint resumed from overrides them.
    */
   readonly startingWeights?: readonly ReplicaParameters[];
+}
+
+/** Replicas whose fit has just ended, alone with their best weights (see `stopAlongside`). */
+export interface EndingReplicasResult {
+  /** A model of the ended replicas alone, holding their best weights: row k is `rows[k]`. */
+  readonly model: ReplicaPdfModel;
+  /** Their objective. */
+  readonly objective: FitObjective;
+  /** Their inputs. */
+  readonly inputs: FitInputs;
+  /** Their stopping state. */
+  readonly stopping: StoppingSnapshot;
+  /** Their χ² per point with their best weights. */
+  readonly chi2PerPoint: TrainingResult['chi2PerPoint'];
+}
+
+/** The replicas whose fit ended at a read-back, and those going on (rows of the model). */
+export interface EndingReplicas {
+  /** The rows whose fit ended. */
+  readonly rows: readonly number[];
+  /** The rows still training. */
+  readonly training: readonly number[];
+  /** Epochs done. */
+  readonly epoch: number;
+  /** Runs `look` on the ended rows alone with their best weights, disposed afterwards. */
+  inspect<T>(look: (result: EndingReplicasResult) => Promise<T>): Promise<T>;
 }
 
 /** What the fit looks like at a read-back. */
@@ -224,6 +262,26 @@ async function replicaChi2(
   }
 }
 
+/** Runs `look` on some rows' parts with their best weights restored, then disposes the parts. */
+async function inspectAlone<T>(
+  alone: { readonly parts: TrainingParts; readonly inputs: FitInputs },
+  look: (result: EndingReplicasResult) => Promise<T>,
+): Promise<T> {
+  const { parts, inputs } = alone;
+  try {
+    parts.stopping.restoreBestWeights();
+    return await look({
+      model: parts.model,
+      objective: parts.objective,
+      inputs,
+      stopping: await parts.stopping.snapshot(),
+      chi2PerPoint: await replicaChi2(parts, inputs),
+    });
+  } finally {
+    disposeTrainingParts(parts);
+  }
+}
+
 /**
  * Trains every replica of `inputs` together: each step evaluates the PDF once, computes all
  * observables once, reads the training loss, the validation loss and the penalties off those
@@ -258,6 +316,13 @@ export async function trainReplicas(
     });
   }
   const retire = options.retireEndedReplicas === true;
+  if (options.stopAlongside !== undefined && !retire) {
+    throw new InvalidArgumentError({
+      argument: 'stopAlongside',
+      problem:
+        'replicas stop alongside others only when ended replicas retire (retireEndedReplicas)',
+    });
+  }
   if (retire && (checkpoint !== undefined || options.model?.preprocessing !== undefined)) {
     throw new InvalidArgumentError({
       argument: 'retireEndedReplicas',
@@ -300,14 +365,22 @@ export async function trainReplicas(
       restoreCheckpoint(checkpoint.file, saved, parts);
       resumed = { epoch: saved.epoch, seconds: saved.seconds, history: saved.history };
     }
+    const { stopAlongside } = options;
     const loop = retire
-      ? await runRetiringReplicas(parts, inputs, settings, (rows, rowInputs) =>
-          buildTrainingParts(runcard, rowInputs, integration, {
-            ...options.model,
-            ...(options.model?.networkSeeds === undefined
-              ? {}
-              : { networkSeeds: rows.map((row) => options.model?.networkSeeds?.[row] ?? 0) }),
-          }),
+      ? await runRetiringReplicas(
+          parts,
+          inputs,
+          settings,
+          (rows, rowInputs) =>
+            buildTrainingParts(runcard, rowInputs, integration, {
+              ...options.model,
+              ...(options.model?.networkSeeds === undefined
+                ? {}
+                : { networkSeeds: rows.map((row) => options.model?.networkSeeds?.[row] ?? 0) }),
+            }),
+          stopAlongside &&
+            (({ alone, ...ended }) =>
+              stopAlongside({ ...ended, inspect: (look) => inspectAlone(alone(), look) })),
         )
       : await runEpochs(parts, inputs, settings, resumed);
     parts.stopping.restoreBestWeights();
