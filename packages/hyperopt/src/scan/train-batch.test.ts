@@ -122,7 +122,7 @@ describeOnBackends(
       expect(text).toContain('threshold_chi2: 1.0e+6');
       // how many rows left the model before its last read-back (their χ² then NaN)
       const leftEarly = async (settings: KfoldSettings) => {
-        let last = new Float32Array();
+        let last: Float32Array = new Float32Array();
         const batch = await trainBatch(slotBatch(text, scan.runcard, stopping, 1), settings, {
           inputs: scan.inputs,
           foldData: scan.folds,
