@@ -30,9 +30,12 @@ export { hyperMetrics, type HyperMetrics } from './loss/hyper-metrics.js';
 export { bestReplicas, statistic } from './loss/statistics.js';
 export {
   fittedDataPenalty,
+  foldEndsTrial,
   foldLoss,
+  foldsTrained,
   trialLoss,
   trialOutcome,
+  weightedFoldLoss,
   type FoldOutcome,
   type KfoldSettings,
   type TrialLoss,
