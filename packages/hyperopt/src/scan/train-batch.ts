@@ -181,6 +181,15 @@ function rowPairs(batch: SlotBatch): TrialFold[] {
   });
 }
 
+function sameFold(a: TrialFold, b: TrialFold): boolean {
+  return a.trial === b.trial && a.fold === b.fold;
+}
+
+/** Each (trial, fold) of `pairs` once, in the order of its first appearance. */
+function distinctPairs(pairs: readonly TrialFold[]): TrialFold[] {
+  return [...new Map(pairs.map((pair) => [`${pair.trial}/${pair.fold}`, pair])).values()];
+}
+
 /**
  * The rows still training to stop when some rows' fit ends, as n3fit never trains a trial's
  * folds after one that ends the trial (`foldEndsTrial`: above the threshold, or every replica
@@ -195,11 +204,7 @@ async function laterFoldsToStop(
   foldData: readonly FoldData[],
 ): Promise<number[]> {
   const endedRows = new Set(ended.rows);
-  const sameFold = (a: TrialFold, b: TrialFold) => a.trial === b.trial && a.fold === b.fold;
-  const endedPairs = new Map(
-    ended.rows.map((row) => [`${pairs[row].trial}/${pairs[row].fold}`, pairs[row]]),
-  );
-  const candidates = [...endedPairs.values()].filter(
+  const candidates = distinctPairs(ended.rows.map((row) => pairs[row])).filter(
     (pair) =>
       pairs.every((other, row) => !sameFold(other, pair) || endedRows.has(row)) &&
       ended.training.some((row) => pairs[row].trial === pair.trial && pairs[row].fold > pair.fold),
@@ -252,17 +257,11 @@ export async function trainBatch(
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   try {
-    const batchPairs = [
-      ...new Map(batch.slots.map((slot) => [`${slot.trial}/${slot.fold}`, slot])).values(),
-    ];
     const folds = await foldOutcomes(
       result,
       inputs.ndata,
-      batchPairs,
-      (pair) =>
-        pairs.flatMap((other, row) =>
-          other.trial === pair.trial && other.fold === pair.fold ? [row] : [],
-        ),
+      distinctPairs(batch.slots),
+      (pair) => pairs.flatMap((other, row) => (sameFold(other, pair) ? [row] : [])),
       settings,
       options.foldData,
     );
