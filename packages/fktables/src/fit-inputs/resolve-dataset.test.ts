@@ -1,20 +1,24 @@
 import { datasetInputSchema, loadRuncard } from '@partonfit/core';
-import { buildEvolutionOperator } from '@partonfit/evolution';
 import type * as Evolution from '@partonfit/evolution';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
 import { describe, expect, it, vi } from 'vitest';
-import { closureDatasetsAtScale } from '../closure/scale-varied-closure.js';
 import { toyPdfXf } from '../closure/toy-pdf.js';
 import { DEFAULT_DIS_CUTS, kinematicCutMask } from '../cuts/kinematic-cuts.js';
 import { predictObservable } from '../fktable/predict.js';
 import type { InputPaths } from './input-paths.js';
-import { prepareFitInputs } from './prepare-fit-inputs.js';
-import { resolveDataset } from './resolve-dataset.js';
 
 vi.mock('@partonfit/evolution', async (importOriginal) => {
   const evolution = await importOriginal<typeof Evolution>();
   return { ...evolution, buildEvolutionOperator: vi.fn(evolution.buildEvolutionOperator) };
 });
+
+// The closure operators are memoised per process, and test files share a worker's modules
+// (`isolate: false`): a file before this one may have built them. Fresh modules count from zero.
+vi.resetModules();
+const { buildEvolutionOperator } = await import('@partonfit/evolution');
+const { closureDatasetsAtScale } = await import('../closure/scale-varied-closure.js');
+const { prepareFitInputs } = await import('./prepare-fit-inputs.js');
+const { resolveDataset } = await import('./resolve-dataset.js');
 
 /** Embedded datasets need no path. */
 const PATHS: InputPaths = {
@@ -32,7 +36,7 @@ function resolve(dataset: string) {
   return resolveDataset(datasetInputSchema.parse({ dataset }), PATHS, DEFAULT_DIS_CUTS);
 }
 
-// In file order: the first test runs before any operator of this process is built.
+// In file order: the first test runs before any operator of these modules is built.
 describe('resolveDataset: embedded closure datasets', () => {
   it('should build no DGLAP operator for the embedded closure runcard, whose datasets are at Q0', async () => {
     const { runcard } = await loadRuncard(CLOSURE_RUNCARD);
