@@ -31,8 +31,9 @@ export function packageProject(name: string) {
       // A worker runs its files one after another in one module context instead of importing
       // TensorFlow.js and the packages afresh for each file: on 2 cores the unit tests take 183 s
       // instead of 320 s. Tests leave no state behind them: every TensorFlow.js test sets its
-      // backend (`describeOnBackends`), environment changes are undone (`vi.unstubAllEnvs`),
-      // and nothing is module-mocked. A run with the files shuffled passes as well.
+      // backend (`describeOnBackends`, or the native fixtures' `runOn`), environment changes are
+      // undone (`vi.unstubAllEnvs`), and the one test that mocks a module imports the modules it
+      // counts on afresh (`vi.resetModules`). Runs with the files shuffled pass as well.
       isolate: false,
     },
   });
