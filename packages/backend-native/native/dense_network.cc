@@ -79,6 +79,19 @@ void activate(Activation activation, float alpha, const float* z, float* a, int6
   }
 }
 
+// Whether the gradient of an activation reads its input z, not only its output a.
+bool gradient_reads_input(Activation activation) {
+  switch (activation) {
+    case Activation::kLinear:
+    case Activation::kTanh:
+    case Activation::kSigmoid:
+    case Activation::kElu:
+      return false;
+    default:
+      return true;
+  }
+}
+
 // dz = g ⊙ activation'(z), in the float32 operations of the activations' tfjs gradients (tanh and
 // sigmoid by the array forms, whose results do not depend on an element's position).
 void differentiate(Activation activation, float alpha, const float* g, const float* z,
@@ -170,37 +183,45 @@ void dense_network_forward(const DenseNetwork& network, const float* input,
   const std::vector<int64_t> offsets = tape_offsets(network);
   for_replicas(replicas, replica_work(network), [&](int64_t r) {
     const float* h = network.shared_input ? input : input + r * points * network.inputs;
+    bool written = false;
     for (int64_t l = 0; l < layers; ++l) {
       const ReplicaLayer layer = replica_layer(network, l, r);
       const int64_t block = points * layer.stride;
       float* z = tape + offsets[l] + r * block;
       float* a = z + replicas * block;
       if (layer.passes) {
-        copy_columns(h, layer.input_stride, z, layer.stride, points, layer.width);
         copy_columns(h, layer.input_stride, a, layer.stride, points, layer.width);
         h = a;
         continue;
       }
+      // z goes on the tape only where the gradient reads it; a linear last layer's values, which
+      // the gradient never reads, go straight to the output
+      const bool linear = layer.activation == Activation::kLinear;
+      const bool keeps_z = gradient_reads_input(layer.activation);
+      written = l == layers - 1 && linear;
+      float* values = written ? output + r * block : keeps_z ? z : a;
       const float* kernel = kernels[l] + r * layer.input_stride * layer.stride;
       const float* bias = biases[l] + r * layer.stride;
-      matmul_serial(false, false, h, layer.input_stride, kernel, layer.stride, z, layer.stride,
-                    points, layer.width, layer.inputs);
+      matmul_serial(false, false, h, layer.input_stride, kernel, layer.stride, values,
+                    layer.stride, points, layer.width, layer.inputs);
       for (int64_t p = 0; p < points; ++p) {
-        float* row = z + p * layer.stride;
+        float* row = values + p * layer.stride;
         for (int64_t u = 0; u < layer.width; ++u) row[u] += bias[u];
         std::fill(row + layer.width, row + layer.stride, 0.0f);
       }
-      if (layer.width == layer.stride) {
-        activate(layer.activation, network.leaky_relu_alpha, z, a, block);
-      } else {
+      h = values;
+      if (linear) continue;
+      // the whole block in one call (an element's value does not depend on its position, and the
+      // activations may run in place), then the columns past the replica's width back to zero
+      activate(layer.activation, network.leaky_relu_alpha, values, a, block);
+      if (layer.width < layer.stride) {
         for (int64_t p = 0; p < points; ++p) {
-          const int64_t at = p * layer.stride;
-          activate(layer.activation, network.leaky_relu_alpha, z + at, a + at, layer.width);
-          std::fill(a + at + layer.width, a + at + layer.stride, 0.0f);
+          std::fill(a + p * layer.stride + layer.width, a + (p + 1) * layer.stride, 0.0f);
         }
       }
       h = a;
     }
+    if (written) return;
     const int64_t last = network.units.back();
     std::copy(h, h + points * last, output + r * points * last);
   });
@@ -242,11 +263,11 @@ void dense_network_backward(const DenseNetwork& network, const float* output_gra
       }
       const float* z = tape + offsets[l] + r * block;
       const float* a = z + replicas * block;
+      // the whole block in one call: past the replica's width g, z and a are zero, and so is dz
+      differentiate(layer.activation, network.leaky_relu_alpha, g.data(), z, a, dz.data(), block);
       for (int64_t p = 0; p < points; ++p) {
-        const int64_t at = p * layer.stride;
-        differentiate(layer.activation, network.leaky_relu_alpha, g.data() + at, z + at, a + at,
-                      dz.data() + at, layer.width);
-        for (int64_t u = 0; u < layer.width; ++u) bias_gradient[u] += dz[at + u];
+        const float* row = dz.data() + p * layer.stride;
+        for (int64_t u = 0; u < layer.width; ++u) bias_gradient[u] += row[u];
       }
       const float* h = l == 0 ? (network.shared_input ? input : input + r * input_block)
                               : tape + offsets[l - 1] + (replicas + r) * points * layer.input_stride;

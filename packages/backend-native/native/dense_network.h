@@ -40,7 +40,9 @@ struct DenseNetwork {
   float leaky_relu_alpha = 0.0f;
 };
 
-// Floats of the tape: per layer, z then a, each (replicas, points, units_l).
+// Floats of the tape: per layer, z then a, each (replicas, points, units_l). The forward writes
+// z only where the activation's gradient reads it (not for linear, tanh, sigmoid or elu, whose
+// z is a or is not needed), and neither for a linear last layer.
 int64_t dense_network_tape_size(const DenseNetwork& network);
 
 // output (replicas, points, units_last); tape as dense_network_tape_size says. kernels[l] is
