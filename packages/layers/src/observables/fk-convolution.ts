@@ -241,12 +241,14 @@ export class FkConvolution {
     const { nx, xOffset } = this.table;
     const slice =
       xOffset === 0 && nx === pdf.shape[1] ? pdf : tf.slice(pdf, [0, xOffset, 0], [-1, nx, -1]);
-    const rows = tf.reshape<tf.Rank.R2>(slice, [-1, FLAVOURS]);
+    // (replicas · x, flavour), made only where a formulation multiplies it (the fused kernels
+    // read the PDF as it is)
+    const rows = () => tf.reshape<tf.Rank.R2>(slice, [-1, FLAVOURS]);
     const channels = this.table.channels.length;
     const plan = this.plan;
     switch (plan.formulation) {
       case 'compact':
-        return this.contract(tf.reshape(plan.selection.multiply(rows), [-1, nx * channels]), fk);
+        return this.contract(tf.reshape(plan.selection.multiply(rows()), [-1, nx * channels]), fk);
       case 'padded':
         return this.contract(this.paddedInput(slice), fk);
       case 'luminosity': {
@@ -257,15 +259,18 @@ export class FkConvolution {
         const compact = this.compaction?.of(fkMatrix);
         if (compact !== undefined) return compactLuminosityContraction(slice, compact);
         const byX = (selected: tf.Tensor2D) => tf.reshape<tf.Rank.R3>(selected, [-1, nx, channels]);
+        const flat = rows();
         return luminosityContraction(
-          byX(plan.first.multiply(rows)),
-          byX(plan.second.multiply(rows)),
+          byX(plan.first.multiply(flat)),
+          byX(plan.second.multiply(flat)),
           fkMatrix,
           this.keepsTranspose ? () => this.transposeCache.of(fkMatrix) : undefined,
         );
       }
-      case 'two-step':
-        return this.twoStep(plan.first.multiply(rows), plan.second.multiply(rows), fk);
+      case 'two-step': {
+        const flat = rows();
+        return this.twoStep(plan.first.multiply(flat), plan.second.multiply(flat), fk);
+      }
     }
   }
 

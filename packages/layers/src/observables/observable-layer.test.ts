@@ -18,6 +18,7 @@ import {
   values,
   worstError,
 } from '../ops/numeric.fixture.js';
+import { LUMINOSITY_CONTRACTION_KERNEL } from '@partonfit/backend';
 import { describeOnBackends } from '@partonfit/testing';
 import {
   DIS_FORMULATIONS,
@@ -103,7 +104,7 @@ function compareWithReference(layer: ObservableLayer, observable: ObservableTens
   return result;
 }
 
-describeOnBackends('ObservableLayer', () => {
+describeOnBackends('ObservableLayer', (backend) => {
   for (const disFormulation of DIS_FORMULATIONS) {
     for (const fkTranspose of ['keep', 'recompute'] as FkTransposeStorage[]) {
       it(`should equal the float64 loop for DIS tables (${disFormulation}, ${fkTranspose})`, () => {
@@ -130,6 +131,41 @@ describeOnBackends('ObservableLayer', () => {
         layer.dispose();
       });
     }
+  }
+
+  if (backend === 'native') {
+    it('should run the fused contraction alone for a hadronic table over the whole x-grid', async () => {
+      const observable: ObservableTensors = {
+        name: 'HADRONIC_WHOLE_GRID',
+        ndata: 3,
+        operation: 'NULL',
+        operands: [
+          [
+            randomHadronicTable({ name: 'whole', ndata: 3, nx: X_POINTS, xOffset: 0, seed: 6 }, [
+              [1, 2],
+              [2, 1],
+            ]),
+          ],
+        ],
+      };
+      const layer = observableLayer({ observable });
+      const pdf = tf.tensor3d(Float32Array.from(randomPdf(REPLICAS, X_POINTS, 7)), [
+        REPLICAS,
+        X_POINTS,
+        14,
+      ]);
+      tf.dispose(layer.apply(pdf) as tf.Tensor);
+      const registered = new Set(
+        tf.getKernelsForBackend(tf.getBackend()).map((kernel) => kernel.kernelName),
+      );
+      const profile = await tf.profile(() => layer.apply(pdf) as tf.Tensor);
+      const kernels = profile.kernels.map((kernel) => kernel.name);
+      expect(kernels.filter((name) => registered.has(name))).toEqual([
+        LUMINOSITY_CONTRACTION_KERNEL,
+      ]);
+      tf.dispose(pdf);
+      layer.dispose();
+    });
   }
 
   for (const operation of OBSERVABLE_OPERATIONS) {
