@@ -19,7 +19,10 @@ import { ACTIVATIONS, InvalidArgumentError, ShapeError } from '@partonfit/core';
  *
  * Inputs {@link DenseNetworkInputs} (`input`, then `kernel0`, `bias0`, `kernel1`, …),
  * attributes {@link DenseNetworkAttrs}; outputs `[output (replicas, points, units_last), tape]`,
- * where the tape holds every layer's z and a, flat, for {@link DENSE_NETWORK_GRAD_KERNEL}.
+ * where the tape has room for every layer's z and a, flat, for {@link DENSE_NETWORK_GRAD_KERNEL}:
+ * it holds what that kernel reads (the native backend leaves z unwritten where the activation's
+ * derivative needs only a, and both for a linear last layer), so its other values are
+ * unspecified.
  */
 export const DENSE_NETWORK_KERNEL = 'PartonfitDenseNetwork';
 
@@ -80,7 +83,7 @@ export interface DenseNetwork {
   /** 1 where a replica passes a layer through, `(layers · replicas)`. */
   readonly passThrough: Int32Array;
   readonly leakyReluAlpha: number;
-  /** Floats of the tape: per layer z and a, each `(replicas, points, units_l)`. */
+  /** Floats of the tape: room for z and a per layer, each `(replicas, points, units_l)`. */
   readonly tapeSize: number;
 }
 
