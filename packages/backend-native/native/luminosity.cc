@@ -341,13 +341,17 @@ PARTONFIT_INLINE void forward_channel_of(const float* fk, const int32_t* support
   }
 }
 
-// The 16-lane kernels are compiled for AVX-512 alone (PARTONFIT_WIDE), where they run; the
-// 8-lane ones for every clone.
+// The 16-lane kernels are compiled for AVX-512 alone (PARTONFIT_WIDE), where they run, and only
+// in a build with the AVX-512 clones: without them wide_vectors() never holds, and compiled for a
+// narrower target their 16-lane tiles took this file minutes to compile. The 8-lane ones are
+// compiled for every clone.
+#ifdef PARTONFIT_HAS_AVX512_CLONES
 PARTONFIT_WIDE void forward_channel_wide(const float* fk, const int32_t* support,
                                          const float* first, const float* second, const Sizes& s,
                                          float* out) {
   forward_channel_of<Lanes16>(fk, support, first, second, s, out);
 }
+#endif
 
 PARTONFIT_CLONES void forward_channel_narrow(const float* fk, const int32_t* support,
                                              const float* first, const float* second,
@@ -357,11 +361,13 @@ PARTONFIT_CLONES void forward_channel_narrow(const float* fk, const int32_t* sup
 
 void forward_channel(const float* fk, const int32_t* support, const float* first,
                      const float* second, const Sizes& s, const Tiling& tiling, float* out) {
+#ifdef PARTONFIT_HAS_AVX512_CLONES
   if (tiling.wide) {
     forward_channel_wide(fk, support, first, second, s, out);
-  } else {
-    forward_channel_narrow(fk, support, first, second, s, out);
+    return;
   }
+#endif
+  forward_channel_narrow(fk, support, first, second, s, out);
 }
 
 // For one x1 point a, kX consecutive x2 points from b0 and kVectors vectors of replicas, then
@@ -619,6 +625,7 @@ PARTONFIT_INLINE void backward_channel_of(const float* fk, const int32_t* suppor
   }
 }
 
+#ifdef PARTONFIT_HAS_AVX512_CLONES
 PARTONFIT_WIDE void backward_channel_wide(const float* fk, const int32_t* support,
                                           const float* dy, const float* first,
                                           const float* second, const Sizes& s, float* d_first,
@@ -629,6 +636,7 @@ PARTONFIT_WIDE void backward_channel_wide(const float* fk, const int32_t* suppor
     backward_channel_of<Lanes16>(fk, support, dy, first, second, s, d_first, d_second);
   }
 }
+#endif
 
 PARTONFIT_CLONES void backward_channel_narrow(const float* fk, const int32_t* support,
                                               const float* dy, const float* first,
@@ -640,11 +648,13 @@ PARTONFIT_CLONES void backward_channel_narrow(const float* fk, const int32_t* su
 void backward_channel(const float* fk, const int32_t* support, const float* dy,
                       const float* first, const float* second, const Sizes& s,
                       const Tiling& tiling, float* d_first, float* d_second) {
+#ifdef PARTONFIT_HAS_AVX512_CLONES
   if (tiling.wide) {
     backward_channel_wide(fk, support, dy, first, second, s, d_first, d_second);
-  } else {
-    backward_channel_narrow(fk, support, dy, first, second, s, d_first, d_second);
+    return;
   }
+#endif
+  backward_channel_narrow(fk, support, dy, first, second, s, d_first, d_second);
 }
 
 // target[i] += values[i] for i < count.

@@ -288,11 +288,14 @@ PARTONFIT_INLINE void plane_block_for(int64_t replicas, const Plane& plane, cons
 }
 
 // One block of replicas on one channel in 16 lanes, compiled for AVX-512 alone (PARTONFIT_WIDE),
-// where it runs.
+// where it runs, and only in a build with the AVX-512 clones (without them wide_vectors() never
+// holds; compiled for a narrower target, the 16-lane blocks take minutes to compile).
+#ifdef PARTONFIT_HAS_AVX512_CLONES
 template <Pass kPass>
 PARTONFIT_WIDE void plane_pass_wide(int64_t replicas, const Plane& plane, const Block& block) {
   plane_block_for<Lanes16, kPass>(replicas, plane, block);
 }
+#endif
 
 // The same in 8 lanes, for every clone.
 template <Pass kPass>
@@ -305,11 +308,13 @@ PARTONFIT_CLONES void plane_pass_narrow(int64_t replicas, const Plane& plane,
 // gradient's row sums are vectors of that width.
 template <Pass kPass>
 void plane_pass(int64_t replicas, bool wide, const Plane& plane, const Block& block) {
+#ifdef PARTONFIT_HAS_AVX512_CLONES
   if (wide) {
     plane_pass_wide<kPass>(replicas, plane, block);
-  } else {
-    plane_pass_narrow<kPass>(replicas, plane, block);
+    return;
   }
+#endif
+  plane_pass_narrow<kPass>(replicas, plane, block);
 }
 
 // Lanes in a row sum: the vector width plane_pass uses.
