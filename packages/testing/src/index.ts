@@ -14,6 +14,7 @@ export {
   writeClosureRuncard,
   type ClosureRuncardChanges,
 } from './closure-runcard.js';
+export { registeredKernelsOf } from './kernel-profile.js';
 export { cyclingChannels } from './luminosity-channels.js';
 export { chi2BySolve } from './reference-chi2.js';
 export { inputFileError, inputFileRejection } from './typed-errors.js';

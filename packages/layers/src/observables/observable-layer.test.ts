@@ -19,7 +19,7 @@ import {
   worstError,
 } from '../ops/numeric.fixture.js';
 import { LUMINOSITY_CONTRACTION_KERNEL } from '@partonfit/backend';
-import { describeOnBackends } from '@partonfit/testing';
+import { describeOnBackends, registeredKernelsOf } from '@partonfit/testing';
 import {
   DIS_FORMULATIONS,
   HADRONIC_FORMULATIONS,
@@ -154,15 +154,11 @@ describeOnBackends('ObservableLayer', (backend) => {
         X_POINTS,
         14,
       ]);
-      tf.dispose(layer.apply(pdf) as tf.Tensor);
-      const registered = new Set(
-        tf.getKernelsForBackend(tf.getBackend()).map((kernel) => kernel.kernelName),
-      );
-      const profile = await tf.profile(() => layer.apply(pdf) as tf.Tensor);
-      const kernels = profile.kernels.map((kernel) => kernel.name);
-      expect(kernels.filter((name) => registered.has(name))).toEqual([
-        LUMINOSITY_CONTRACTION_KERNEL,
-      ]);
+      const apply = () => {
+        tf.dispose(layer.apply(pdf) as tf.Tensor);
+      };
+      apply();
+      expect(await registeredKernelsOf(apply)).toEqual([LUMINOSITY_CONTRACTION_KERNEL]);
       tf.dispose(pdf);
       layer.dispose();
     });
