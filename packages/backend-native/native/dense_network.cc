@@ -202,8 +202,9 @@ void dense_network_forward(const DenseNetwork& network, const float* input,
       float* values = written ? output + r * block : keeps_z ? z : a;
       const float* kernel = kernels[l] + r * layer.input_stride * layer.stride;
       const float* bias = biases[l] + r * layer.stride;
+      // the whole block is written: the columns past the replica's width are zeroed below
       matmul_serial(false, false, h, layer.input_stride, kernel, layer.stride, values,
-                    layer.stride, points, layer.width, layer.inputs);
+                    layer.stride, layer.stride, points, layer.width, layer.inputs);
       for (int64_t p = 0; p < points; ++p) {
         float* row = values + p * layer.stride;
         for (int64_t u = 0; u < layer.width; ++u) row[u] += bias[u];
@@ -272,10 +273,10 @@ void dense_network_backward(const DenseNetwork& network, const float* output_gra
       const float* h = l == 0 ? (network.shared_input ? input : input + r * input_block)
                               : tape + offsets[l - 1] + (replicas + r) * points * layer.input_stride;
       matmul_serial(true, false, h, layer.input_stride, dz.data(), layer.stride, kernel_gradient,
-                    layer.stride, layer.inputs, layer.width, points);
+                    layer.stride, layer.width, layer.inputs, layer.width, points);
       const float* kernel = kernels[l] + r * layer.input_stride * layer.stride;
       matmul_serial(false, true, dz.data(), layer.stride, kernel, layer.stride, previous.data(),
-                    layer.input_stride, points, layer.inputs, layer.width);
+                    layer.input_stride, layer.input_stride, points, layer.inputs, layer.width);
       for (int64_t p = 0; p < points; ++p) {
         float* row = previous.data() + p * layer.input_stride;
         std::fill(row + layer.inputs, row + layer.input_stride, 0.0f);

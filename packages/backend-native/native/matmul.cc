@@ -51,9 +51,11 @@ void apply_epilogue(const MatMulEpilogue& epilogue, int64_t entry, int64_t n, fl
 }
 
 // C (rows, columns, leading dimension ldc) = op(A) @ op(B) over an inner dimension k, with the
-// kernel that suits the shape: the addon's narrow kernels or the BLAS.
+// kernel that suits the shape: the addon's narrow kernels or the BLAS. The call may overwrite
+// `writable` columns of each row of C (see gemm_narrow).
 void product(const MatMulProblem& p, const float* a, int64_t lda, const float* b, int64_t ldb,
-             float* out, int64_t ldc, int64_t rows, int64_t columns, int64_t k) {
+             float* out, int64_t ldc, int64_t writable, int64_t rows, int64_t columns,
+             int64_t k) {
   if (k == 0) {
     // An empty sum; the output array may hold old values (the backend recycles buffers).
     for (int64_t i = 0; i < rows; ++i) std::fill(out + i * ldc, out + i * ldc + columns, 0.0f);
@@ -66,7 +68,7 @@ void product(const MatMulProblem& p, const float* a, int64_t lda, const float* b
       sgemv(false, rows, k, a, lda, b, incx, out, ldc);
     }
   } else if (!p.transpose_a && gemm_narrow_suits(columns, k)) {
-    gemm_narrow(a, lda, b, ldb, p.transpose_b, out, ldc, rows, columns, k);
+    gemm_narrow(a, lda, b, ldb, p.transpose_b, out, ldc, writable, rows, columns, k);
   } else if (!p.transpose_b && gemm_long_suits(rows, columns, k)) {
     gemm_long(a, p.transpose_a ? 1 : lda, p.transpose_a ? lda : 1, b, ldb, out, ldc, rows, columns,
               k);
@@ -105,7 +107,8 @@ void multiply_block(const MatMulProblem& p, const MatMulEpilogue& epilogue, cons
     out += block.first;
     columns = block.last - block.first;
   }
-  product(p, a, lda, b, ldb, out, p.n, rows, columns, p.k);
+  // a block of rows owns whole rows of the output; a block of columns only its own columns
+  product(p, a, lda, b, ldb, out, p.n, split_rows ? p.n : columns, rows, columns, p.k);
   apply_epilogue(epilogue, block.entry, p.n, out, rows, columns, p.n,
                  split_rows ? 0 : block.first);
 }
@@ -129,7 +132,7 @@ void multiply_split_inner(const MatMulProblem& p, const MatMulEpilogue& epilogue
     const float* a_share = a + (p.transpose_a ? k0 * lda : k0);
     const float* b_share = b + (p.transpose_b ? k0 : k0 * ldb);
     float* target = part == 0 ? out : partials.data() + (part - 1) * size;
-    product(p, a_share, lda, b_share, ldb, target, p.n, p.m, p.n, k1 - k0);
+    product(p, a_share, lda, b_share, ldb, target, p.n, p.n, p.m, p.n, k1 - k0);
   });
   for (int64_t part = 1; part < parts; ++part) {
     const float* partial = partials.data() + (part - 1) * size;
@@ -141,12 +144,12 @@ void multiply_split_inner(const MatMulProblem& p, const MatMulEpilogue& epilogue
 }  // namespace
 
 void matmul_serial(bool transpose_a, bool transpose_b, const float* a, int64_t lda,
-                   const float* b, int64_t ldb, float* out, int64_t ldc, int64_t m, int64_t n,
-                   int64_t k) {
+                   const float* b, int64_t ldb, float* out, int64_t ldc, int64_t writable,
+                   int64_t m, int64_t n, int64_t k) {
   MatMulProblem p;
   p.transpose_a = transpose_a;
   p.transpose_b = transpose_b;
-  product(p, a, lda, b, ldb, out, ldc, m, n, k);
+  product(p, a, lda, b, ldb, out, ldc, writable, m, n, k);
 }
 
 void matmul(const MatMulProblem& problem, const MatMulEpilogue& epilogue) {

@@ -41,9 +41,12 @@ struct MatMulEpilogue {
 void matmul(const MatMulProblem& problem, const MatMulEpilogue& epilogue);
 
 // C (m, n, leading dimension ldc) = op(A) @ op(B) on the calling thread, with the kernel each
-// block of matmul() would use for that shape; A and B with leading dimensions lda and ldb.
+// block of matmul() would use for that shape; A and B with leading dimensions lda and ldb. The
+// call may overwrite `writable` columns of each row of C (n <= writable <= ldc): the columns
+// past n may then hold values that are not part of the product, and with writable == ldc the
+// whole (m, ldc) block is the call's.
 void matmul_serial(bool transpose_a, bool transpose_b, const float* a, int64_t lda,
-                   const float* b, int64_t ldb, float* out, int64_t ldc, int64_t m, int64_t n,
-                   int64_t k);
+                   const float* b, int64_t ldb, float* out, int64_t ldc, int64_t writable,
+                   int64_t m, int64_t n, int64_t k);
 
 }  // namespace partonfit

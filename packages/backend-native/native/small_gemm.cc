@@ -54,10 +54,11 @@ void pack_rows(const float* b, int64_t ldb, bool transpose_b, int64_t n, int64_t
 }
 
 // kRows rows of C from kRows rows of A: every row of packed B is loaded once and used kRows
-// times; the kRows * kVectors accumulators stay in registers.
+// times; the kRows * kVectors accumulators stay in registers. The first `whole_rows` rows are
+// stored as whole vectors, the others cut at n.
 template <int kRows, int kVectors>
 PARTONFIT_INLINE void narrow_block(const float* a, int64_t lda, const float* packed, float* c,
-                                   int64_t ldc, int64_t n, int64_t k) {
+                                   int64_t ldc, int64_t n, int64_t k, int64_t whole_rows) {
   Lanes acc[kRows][kVectors] = {};
   for (int64_t p = 0; p < k; ++p) {
     Lanes row[kVectors];
@@ -68,34 +69,54 @@ PARTONFIT_INLINE void narrow_block(const float* a, int64_t lda, const float* pac
     }
   }
   for (int r = 0; r < kRows; ++r) {
-    for (int v = 0; v < kVectors; ++v) store(c + r * ldc + v * kLanes, acc[r][v], n - v * kLanes);
+    for (int v = 0; v < kVectors; ++v) {
+      float* to = c + r * ldc + v * kLanes;
+      if (r < whole_rows) {
+        std::memcpy(to, &acc[r][v], sizeof(Lanes));
+      } else {
+        store(to, acc[r][v], n - v * kLanes);
+      }
+    }
   }
 }
 
 template <int kVectors>
 PARTONFIT_INLINE void narrow_rows(const float* a, int64_t lda, const float* packed, float* c,
-                                  int64_t ldc, int64_t rows, int64_t n, int64_t k) {
+                                  int64_t ldc, int64_t rows, int64_t n, int64_t k,
+                                  int64_t whole_rows) {
   constexpr int kRows = kVectors <= 2 ? 4 : 2;
   int64_t i = 0;
   for (; i + kRows <= rows; i += kRows) {
-    narrow_block<kRows, kVectors>(a + i * lda, lda, packed, c + i * ldc, ldc, n, k);
+    narrow_block<kRows, kVectors>(a + i * lda, lda, packed, c + i * ldc, ldc, n, k,
+                                  whole_rows - i);
   }
-  for (; i < rows; ++i) narrow_block<1, kVectors>(a + i * lda, lda, packed, c + i * ldc, ldc, n, k);
+  for (; i < rows; ++i) {
+    narrow_block<1, kVectors>(a + i * lda, lda, packed, c + i * ldc, ldc, n, k, whole_rows - i);
+  }
 }
 
 PARTONFIT_CLONES void narrow_dispatch(const float* a, int64_t lda, const float* packed, float* c,
                                       int64_t ldc, int64_t rows, int64_t n, int64_t k,
-                                      int64_t vectors) {
+                                      int64_t vectors, int64_t whole_rows) {
   switch (vectors) {
     case 1:
-      return narrow_rows<1>(a, lda, packed, c, ldc, rows, n, k);
+      return narrow_rows<1>(a, lda, packed, c, ldc, rows, n, k, whole_rows);
     case 2:
-      return narrow_rows<2>(a, lda, packed, c, ldc, rows, n, k);
+      return narrow_rows<2>(a, lda, packed, c, ldc, rows, n, k, whole_rows);
     case 3:
-      return narrow_rows<3>(a, lda, packed, c, ldc, rows, n, k);
+      return narrow_rows<3>(a, lda, packed, c, ldc, rows, n, k, whole_rows);
     default:
-      return narrow_rows<4>(a, lda, packed, c, ldc, rows, n, k);
+      return narrow_rows<4>(a, lda, packed, c, ldc, rows, n, k, whole_rows);
   }
+}
+
+// How many leading rows of a (rows, n) result gemm_narrow may store as whole vectors of `reach`
+// floats: every row when they fit its writable columns; when whole rows of ldc are writable, the
+// rows whose overhang lands on later rows of the result (stored after it) and not past its end.
+int64_t whole_vector_rows(int64_t rows, int64_t reach, int64_t ldc, int64_t writable) {
+  if (reach <= writable) return rows;
+  if (writable < ldc || rows * ldc < reach) return 0;
+  return (rows * ldc - reach) / ldc + 1;
 }
 
 // gemm_long takes rows of up to kFewRowsMaxWidth columns whole when there are at most kFewRows.
@@ -284,11 +305,12 @@ bool gemm_narrow_suits(int64_t n, int64_t k) {
 }
 
 void gemm_narrow(const float* a, int64_t lda, const float* b, int64_t ldb, bool transpose_b,
-                 float* c, int64_t ldc, int64_t rows, int64_t n, int64_t k) {
+                 float* c, int64_t ldc, int64_t writable, int64_t rows, int64_t n, int64_t k) {
   const int64_t vectors = (n + kLanes - 1) / kLanes;
   float* packed = packing_buffer(k * vectors * kLanes);
   pack_rows(b, ldb, transpose_b, n, k, vectors, packed);
-  narrow_dispatch(a, lda, packed, c, ldc, rows, n, k, vectors);
+  narrow_dispatch(a, lda, packed, c, ldc, rows, n, k, vectors,
+                  whole_vector_rows(rows, vectors * kLanes, ldc, writable));
 }
 
 bool gemm_long_suits(int64_t m, int64_t n, int64_t k) { return long_plan(m, n, k) != LongPlan::kNone; }

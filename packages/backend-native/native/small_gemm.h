@@ -19,8 +19,14 @@ bool gemm_narrow_suits(int64_t n, int64_t k);
 // C (rows, n) = A (rows, k) @ op(B), A row-major with leading dimension lda, op(B) (k, n) from B
 // stored (k, n) (transpose_b false) or (n, k) (transpose_b true) with leading dimension ldb,
 // packed once; for shapes gemm_narrow_suits.
+//
+// `writable` (n <= writable <= ldc) is how many columns of each row of C the call may overwrite.
+// Rows are stored as whole 16-float vectors wherever that stays within them, which is much
+// cheaper than cutting each row's last vector at n: the columns past n then get values that are
+// not part of the result. With writable == ldc a row's last vector may also run into the rows
+// after it, which the call stores later, but never past its last row.
 void gemm_narrow(const float* a, int64_t lda, const float* b, int64_t ldb, bool transpose_b,
-                 float* c, int64_t ldc, int64_t rows, int64_t n, int64_t k);
+                 float* c, int64_t ldc, int64_t writable, int64_t rows, int64_t n, int64_t k);
 
 // Whether gemm_long suits an (m, n) result over an inner dimension k.
 bool gemm_long_suits(int64_t m, int64_t n, int64_t k);

@@ -130,6 +130,13 @@ describe.skipIf(!nativeAvailable)('BatchMatMul on native', () => {
     ['ten replicas times an FK table with 171 data points', [10, 3000], [3000, 171], false, false],
     ['one row times a wide matrix of 33 columns', [1, 50], [50, 33], false, false],
     ['a long inner dimension, both transposed', [8192, 64], [80, 8192], true, true],
+    // rows narrower than a 16-float vector, stored whole where the overhang lands on later rows
+    ['rows of 3 columns, each store reaching 5 rows on', [7, 13], [13, 3], false, false],
+    ['one row of 7 columns', [1, 6], [6, 7], false, false],
+    ['batched rows of 5 columns, each entry its own product', [3, 4, 11], [3, 11, 5], false, false],
+    ['rows of 14 columns, the basis rotation', [1200, 13], [13, 14], false, false],
+    ['rows of 14 columns split over threads', [20000, 8], [8, 14], false, false],
+    ['rows of 29 columns, two vectors each', [150, 29], [29, 29], false, false],
   ])(
     'should equal the cpu backend for %s',
     async (_, aShape: number[], bShape: number[], transposeA: boolean, transposeB: boolean) => {
