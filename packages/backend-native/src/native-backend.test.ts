@@ -128,6 +128,32 @@ describe.skipIf(!nativeAvailable)('the native backend', () => {
     tf.dispose([x, view]);
   });
 
+  it('should reuse the arrays of disposed comparisons, and give each its own values', async () => {
+    await tf.setBackend('native');
+    const backend = activeNativeBackend();
+    const x = tf.tensor2d([
+      [-1, 2, -3],
+      [4, -5, 6],
+    ]);
+    const before = backend.recycledBytes;
+    tf.lessEqual(x, 0).dispose();
+    expect(backend.recycledBytes).toBe(before + 6);
+    const recycled = tf.greater(x, 0);
+    expect(backend.recycledBytes).toBe(before);
+    expect(recycled.dtype).toBe('bool');
+    // reading a bool tensor out copies its values (the cpu backend's readSync), so the array
+    // itself stays the backend's and is reused once the tensor is disposed
+    const readOut = recycled.dataSync();
+    expect(Array.from(readOut)).toEqual([0, 1, 0, 1, 0, 1]);
+    recycled.dispose();
+    expect(backend.recycledBytes).toBe(before + 6);
+    const later = tf.less(x, 0);
+    expect(backend.recycledBytes).toBe(before);
+    expect(Array.from(later.dataSync())).toEqual([1, 0, 1, 0, 1, 0]);
+    expect(Array.from(readOut)).toEqual([0, 1, 0, 1, 0, 1]);
+    tf.dispose([x, later]);
+  });
+
   it('should reject arrays too short for the shapes it is given instead of reading past them', () => {
     const { addon } = loadNativeAddon();
     if (addon === undefined) throw new Error('addon not loaded');

@@ -27,8 +27,10 @@ const MAX_POOLED_PER_LENGTH = 64;
 export class NativeBackend extends MathBackendCPU {
   /** Buffers of native outputs that nothing else references. */
   private readonly recyclable = new WeakSet<ArrayBufferLike>();
-  /** Freed recyclable arrays by length. */
+  /** Freed recyclable float32 arrays by length. */
   private readonly pool = new Map<number, Float32Array[]>();
+  /** Freed recyclable bool arrays (the comparisons' outputs) by length. */
+  private readonly boolPool = new Map<number, Uint8Array[]>();
   private pooledBytes = 0;
   /** Set while a native kernel registers its own output, which is not an alias. */
   private registeringOutput = false;
@@ -44,21 +46,22 @@ export class NativeBackend extends MathBackendCPU {
    * old values, which the kernel overwrites entirely) or a new one.
    */
   allocateOutput(length: number): Float32Array {
-    const pooled = this.pool.get(length)?.pop();
-    if (pooled !== undefined) {
-      this.pooledBytes -= pooled.byteLength;
-      return pooled;
-    }
-    const fresh = new Float32Array(length);
-    this.recyclable.add(fresh.buffer);
-    return fresh;
+    return this.reuse(this.pool, length) ?? this.fresh(new Float32Array(length));
   }
 
-  /** Registers an array from {@link allocateOutput} as the values of a new float32 tensor. */
-  outputTensorInfo(shape: number[], values: Float32Array): TensorInfo {
+  /** A bool array (one byte per element) for a native kernel's output, as {@link allocateOutput}. */
+  allocateBoolOutput(length: number): Uint8Array {
+    return this.reuse(this.boolPool, length) ?? this.fresh(new Uint8Array(length));
+  }
+
+  /**
+   * Registers an array from {@link allocateOutput} (float32) or {@link allocateBoolOutput}
+   * (bool) as the values of a new tensor.
+   */
+  outputTensorInfo(shape: number[], values: Float32Array | Uint8Array): TensorInfo {
     this.registeringOutput = true;
     try {
-      return this.makeTensorInfo(shape, 'float32', values);
+      return this.makeTensorInfo(shape, values instanceof Uint8Array ? 'bool' : 'float32', values);
     } finally {
       this.registeringOutput = false;
     }
@@ -89,12 +92,15 @@ export class NativeBackend extends MathBackendCPU {
   override disposeData(dataId: DataId, force = false): boolean {
     const values = this.data.has(dataId) ? this.data.get(dataId).values : undefined;
     const released = super.disposeData(dataId, force);
-    if (values instanceof Float32Array && !this.data.has(dataId)) this.recycle(values);
+    if (this.data.has(dataId)) return released;
+    if (values instanceof Float32Array) this.recycle(this.pool, values);
+    if (values instanceof Uint8Array) this.recycle(this.boolPool, values);
     return released;
   }
 
   override dispose(): void {
     this.pool.clear();
+    this.boolPool.clear();
     this.pooledBytes = 0;
     super.dispose();
   }
@@ -109,14 +115,29 @@ export class NativeBackend extends MathBackendCPU {
     if (values !== undefined && ArrayBuffer.isView(values)) this.recyclable.delete(values.buffer);
   }
 
-  private recycle(values: Float32Array): void {
+  /** A new output array, marked as the backend's own until something else sees it. */
+  private fresh<T extends Float32Array | Uint8Array>(values: T): T {
+    this.recyclable.add(values.buffer);
+    return values;
+  }
+
+  private reuse<T extends Float32Array | Uint8Array>(
+    pool: Map<number, T[]>,
+    length: number,
+  ): T | undefined {
+    const pooled = pool.get(length)?.pop();
+    if (pooled !== undefined) this.pooledBytes -= pooled.byteLength;
+    return pooled;
+  }
+
+  private recycle<T extends Float32Array | Uint8Array>(pool: Map<number, T[]>, values: T): void {
     if (!this.recyclable.has(values.buffer)) return;
     if (values.byteOffset !== 0 || values.byteLength !== values.buffer.byteLength) return;
     if (this.pooledBytes + values.byteLength > MAX_POOLED_BYTES) return;
-    const list = this.pool.get(values.length) ?? [];
+    const list = pool.get(values.length) ?? [];
     if (list.length >= MAX_POOLED_PER_LENGTH) return;
     list.push(values);
-    this.pool.set(values.length, list);
+    pool.set(values.length, list);
     this.pooledBytes += values.byteLength;
   }
 }

@@ -69,7 +69,7 @@ export function comparisonKernels(addon: NativeAddon): KernelConfig[] {
       if (aValues === undefined || bValues === undefined) return undefined;
       const outShape = backend_util.assertAndGetBroadcastShape(a.shape, b.shape);
       if (outShape.length > MAX_NATIVE_RANK) return undefined;
-      const out = new Uint8Array(sizeOf(outShape));
+      const out = backend.allocateBoolOutput(sizeOf(outShape));
       addon.compare(
         op,
         aValues,
@@ -79,7 +79,7 @@ export function comparisonKernels(addon: NativeAddon): KernelConfig[] {
         out,
         shapeArray(outShape),
       );
-      return backend.makeTensorInfo(outShape, 'bool', out);
+      return backend.outputTensorInfo(outShape, out);
     }),
   );
 }
