@@ -2,14 +2,14 @@ import { resolve } from 'node:path';
 import { oneOf, InvalidArgumentError } from '@partonfit/core';
 import { BACKEND_REQUESTS, describeBackendSelection, initBackend } from '@partonfit/backend';
 import { EXIT_INTERRUPTED } from '@partonfit/cluster';
-import { runScan, SAMPLERS, type ScanSummary } from '@partonfit/hyperopt';
+import { DEFAULT_TRIALS_PER_MODEL, runScan, SAMPLERS, type ScanSummary } from '@partonfit/hyperopt';
 import { TrainingInterruptedError, type TrainingProgress } from '@partonfit/trainer';
 import { CommandExit, defineCommand, UsageError, type Command } from './define-command.js';
 import { backendOption, positiveOption } from './option-values.js';
 import { listenForStopSignals } from './stop-signals.js';
 import { showProgress, type Terminal } from './terminal.js';
 
-const USAGE = `partonfit hyperopt <runcard.yml> --trials N [--trials-per-model 8] [--replicas 1] [--sampler tpe|random] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>] [--resume | --join] [--one-fold-per-model]`;
+const USAGE = `partonfit hyperopt <runcard.yml> --trials N [--trials-per-model ${DEFAULT_TRIALS_PER_MODEL}] [--replicas 1] [--sampler tpe|random] [--backend ${BACKEND_REQUESTS.join('|')}] [--output <folder>] [--resume | --join] [--one-fold-per-model]`;
 
 function describeScan(summary: ScanSummary): string {
   const lines = [
@@ -27,8 +27,8 @@ function describeScan(summary: ScanSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
-function batchProgress(terminal: Terminal, batches: number) {
-  return (batch: number, progress: TrainingProgress) => {
+function batchProgress(terminal: Terminal) {
+  return (batch: number, batches: number, progress: TrainingProgress) => {
     showProgress(
       terminal,
       `batch ${batch + 1}/${batches}  epoch ${progress.epoch}/${progress.epochs}  slots training ${progress.training}/${progress.validationChi2PerPoint.length}`,
@@ -52,7 +52,7 @@ export const hyperoptCommand: Command = defineCommand({
   usage: USAGE,
   options: {
     trials: { type: 'string' },
-    'trials-per-model': { type: 'string', default: '8' },
+    'trials-per-model': { type: 'string' },
     replicas: { type: 'string', default: '1' },
     sampler: { type: 'string', default: 'tpe' },
     backend: { type: 'string', default: 'auto' },
@@ -67,7 +67,11 @@ export const hyperoptCommand: Command = defineCommand({
     if (values.resume && values.join)
       throw new UsageError('--resume and --join exclude each other');
     const trials = positiveOption('--trials', values.trials);
-    const trialsPerModel = positiveOption('--trials-per-model', values['trials-per-model']);
+    // unset: the folder's own for --resume and --join, else the default
+    const trialsPerModel =
+      values['trials-per-model'] === undefined
+        ? undefined
+        : positiveOption('--trials-per-model', values['trials-per-model']);
     const replicas = positiveOption('--replicas', values.replicas);
     let sampler: (typeof SAMPLERS)[number];
     try {
@@ -82,7 +86,7 @@ export const hyperoptCommand: Command = defineCommand({
     const summary = await runScan({
       runcardFile: resolve(file),
       trials,
-      trialsPerModel,
+      ...(trialsPerModel === undefined ? {} : { trialsPerModel }),
       replicas,
       sampler,
       outputFolder: resolve(values.output),
@@ -97,7 +101,7 @@ export const hyperoptCommand: Command = defineCommand({
         terminal.status?.('');
         terminal.error(`${message}\n`);
       },
-      onProgress: batchProgress(terminal, Math.ceil(trials / trialsPerModel)),
+      onProgress: batchProgress(terminal),
       signal: stop.signal,
     })
       .catch((error: unknown) => {

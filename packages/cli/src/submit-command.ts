@@ -14,7 +14,7 @@ import {
   type SubmittedScan,
 } from '@partonfit/cluster';
 import { BACKEND_REQUESTS } from '@partonfit/backend';
-import { SAMPLERS } from '@partonfit/hyperopt';
+import { DEFAULT_TRIALS_PER_MODEL, SAMPLERS } from '@partonfit/hyperopt';
 import { defineCommand, UsageError } from './define-command.js';
 import { backendOption, positiveOption } from './option-values.js';
 import { partonfitCommand } from './partonfit-command.js';
@@ -23,7 +23,7 @@ import type { Terminal } from './terminal.js';
 const COMMON = `[--output <folder>] [--partition <name>] [--time <limit>] [--gpus-per-task <n>] [--extra-sbatch='<sbatch options>'] [--backend ${BACKEND_REQUESTS.join('|')}] [--dry-run]`;
 const USAGE = [
   `partonfit submit <runcard.yml> --replicas 1-1000 --per-task 100 [--postfit='<postfit options>'] [--checkpoint-every <epochs>] ${COMMON}`,
-  `       partonfit submit <scan runcard.yml> --hyperopt N --tasks T [--trials-per-model 8] [--replicas 1] [--sampler ${SAMPLERS.join('|')}] ${COMMON}`,
+  `       partonfit submit <scan runcard.yml> --hyperopt N --tasks T [--trials-per-model ${DEFAULT_TRIALS_PER_MODEL}] [--replicas 1] [--sampler ${SAMPLERS.join('|')}] ${COMMON}`,
 ].join('\n');
 
 /** The options only a fit's submission takes, and those only a scan's takes. */
@@ -148,7 +148,7 @@ export const submitCommand = defineCommand({
       const tasks = positiveOption('--tasks', values.tasks);
       const trialsPerModel = positiveOption(
         '--trials-per-model',
-        values['trials-per-model'] ?? '8',
+        values['trials-per-model'] ?? String(DEFAULT_TRIALS_PER_MODEL),
       );
       const replicas = scanReplicas(values.replicas);
       let sampler: string;

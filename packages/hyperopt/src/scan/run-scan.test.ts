@@ -4,7 +4,7 @@ import { InputFileError, loadRuncard, readTriesFile, RuncardError } from '@parto
 import { TrainingInterruptedError } from '@partonfit/trainer';
 import { describeOnBackends } from '@partonfit/testing';
 import { expect, it } from 'vitest';
-import { runScan, type ScanRequest } from './run-scan.js';
+import { DEFAULT_TRIALS_PER_MODEL, runScan, type ScanRequest } from './run-scan.js';
 import type { TrialDocument } from '../tries/trial-document.js';
 import { writeScanRuncard } from './scan.fixture.js';
 
@@ -121,6 +121,35 @@ describeOnBackends(
       await expect(extended).rejects.toThrow(
         /batch_0000\.json: this batch finished with 1 trial\(s\) and the scan now asks for 2 in it/,
       );
+    });
+
+    it('continues a scan with the trials per model it began with; a new one takes 16', async () => {
+      const { folder, runcard } = await writeScanRuncard('per-model', [20, 30]);
+      const settingsOf = async (scanFolder: string) =>
+        JSON.parse(await readFile(join(scanFolder, 'hyperopt', 'scan.json'), 'utf8')) as {
+          trials_per_model: number;
+        };
+      const begun = await runScan({
+        runcardFile: runcard,
+        trials: 1,
+        trialsPerModel: 1,
+        outputFolder: join(folder, 'begun'),
+      });
+      // resumed without --trials-per-model: one more batch of one trial, not a refusal
+      const resumed = await runScan({
+        runcardFile: runcard,
+        trials: 2,
+        outputFolder: join(folder, 'begun'),
+        resume: true,
+      });
+      expect({ trials: resumed.trials, batches: resumed.batchesTrained }).toEqual({
+        trials: 2,
+        batches: 1,
+      });
+      expect((await settingsOf(begun.folder)).trials_per_model).toBe(1);
+      const fresh = await runScan({ runcardFile: runcard, trials: 1, outputFolder: folder });
+      expect((await settingsOf(fresh.folder)).trials_per_model).toBe(DEFAULT_TRIALS_PER_MODEL);
+      expect(DEFAULT_TRIALS_PER_MODEL).toBe(16);
     });
 
     it('refuses the folder of another scan', async () => {
