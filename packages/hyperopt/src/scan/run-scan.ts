@@ -95,7 +95,6 @@ export interface ScanSummary {
   readonly seconds: { readonly setup: number; readonly training: number };
 }
 
-/** The settings a resumed or joined scan must share with the folder's. */
 /**
  * Trials per model of a new scan. A model's per-row cost falls as it fills (the example scan's
  * step: 3.0 ms at 12 rows, 3.8 ms at 24, 4.8 ms at 48, 1.9 ms for one row), so 16 trials × 3
@@ -117,6 +116,7 @@ async function recordedTrialsPerModel(settingsFile: string): Promise<number | un
   }
 }
 
+/** The settings a resumed or joined scan must share with the folder's. */
 function scanSettings(request: ScanRequest, digest: string, trialsPerModel: number) {
   return {
     runcardSha256: digest,
