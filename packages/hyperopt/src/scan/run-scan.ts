@@ -103,16 +103,18 @@ export interface ScanSummary {
  */
 export const DEFAULT_TRIALS_PER_MODEL = 16;
 
-/** The trials per model a folder's scan was started with, if it holds one. */
-async function recordedTrialsPerModel(settingsFile: string): Promise<number | undefined> {
+/** The settings a folder's scan was started with (its `scan.json`), if it holds one. */
+async function recordedSettings(
+  settingsFile: string,
+): Promise<Record<string, unknown> | undefined> {
   if (!existsSync(settingsFile)) return undefined;
   try {
-    const recorded = (JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>)
-      .trials_per_model;
-    return typeof recorded === 'number' ? recorded : undefined;
-  } catch {
-    // an unreadable settings file is reported by checkScanFolder
-    return undefined;
+    return JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>;
+  } catch (cause) {
+    throw new InputFileError({
+      file: settingsFile,
+      problem: `cannot read the scan's settings (${String(cause)}); choose another --output`,
+    });
   }
 }
 
@@ -143,21 +145,13 @@ function trialEntry(spaceValues: unknown): Record<string, unknown> {
 }
 
 /** Refuses a folder of another scan, or of this one without `resume`/`join`. */
-async function checkScanFolder(
+function checkScanFolder(
   settingsFile: string,
+  existing: Record<string, unknown> | undefined,
   settings: ReturnType<typeof scanSettings>,
   request: ScanRequest,
-): Promise<void> {
-  if (!existsSync(settingsFile)) return;
-  let existing: Record<string, unknown>;
-  try {
-    existing = JSON.parse(await readFile(settingsFile, 'utf8')) as Record<string, unknown>;
-  } catch (cause) {
-    throw new InputFileError({
-      file: settingsFile,
-      problem: `cannot read the scan's settings (${String(cause)}); choose another --output`,
-    });
-  }
+): void {
+  if (existing === undefined) return;
   // a resumed scan may ask for more trials: the batches before are the same
   const comparable = Object.fromEntries(
     Object.entries(existing).filter(([key]) => key !== 'trials'),
@@ -228,13 +222,15 @@ export async function runScan(request: ScanRequest): Promise<ScanSummary> {
   const folder = scanFolder(request.outputFolder, basename(runcardFile, extname(runcardFile)));
   const text = await readFile(runcardFile, 'utf8');
   const continuing = request.resume === true || request.join === true;
+  const recorded = await recordedSettings(folder.settings);
+  const recordedPerModel = recorded?.trials_per_model;
   const trialsPerModel =
     request.trialsPerModel ??
-    (continuing ? await recordedTrialsPerModel(folder.settings) : undefined) ??
+    (continuing && typeof recordedPerModel === 'number' ? recordedPerModel : undefined) ??
     DEFAULT_TRIALS_PER_MODEL;
   const scan = scanSettings(request, runcardDigest(runcard), trialsPerModel);
   await ensureWritableFolder(folder.folder);
-  await checkScanFolder(folder.settings, scan, request);
+  checkScanFolder(folder.settings, recorded, scan, request);
   await mkdir(folder.batches, { recursive: true });
   await writeFileAtomic(folder.runcard, text);
   await writeFileAtomic(
