@@ -139,14 +139,15 @@ const LAGRANGE_SETS = {
 
 /**
  * `nnpdf40`: a global fit's shapes — one 50-node x-grid for every table; 3,000 DIS points (9
- * active flavours); 1,500 hadronic points (50 × 50 x pairs, 40 luminosity channels); 300
+ * active flavours); 1,500 hadronic points (50 × 50 x pairs, 40 luminosity channels drawn per
+ * table, 28–35 once the step merges mirrored pairs, 477 MB in all); 300
  * positivity and integrability points; block-diagonal covariance by experiment (largest block
  * 1,145 points); NNPDF4.0's network and the 100-point Gauss integration grid of the trainer.
  */
 export const NNPDF40_WORKLOAD: WorkloadSpec = {
   name: 'nnpdf40',
   description:
-    'NNPDF4.0-sized global fit: 3,000 DIS points (9 flavours), 1,500 hadronic points (50×50 x, 40 channels), 300 positivity/integrability points, 50-node x-grid',
+    'NNPDF4.0-sized global fit: 3,000 DIS points (9 flavours), 1,500 hadronic points (50×50 x, 40 channels, 31.5 on average once mirrored pairs merge), 300 positivity/integrability points, 50-node x-grid',
   seed: 4_000,
   xGrid: { xMin: 1e-7, xMax: 0.9, nodes: 50 },
   disChannels: NNPDF40_DIS_CHANNELS,

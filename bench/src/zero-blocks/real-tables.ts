@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
+import type { HadronicFkTensor } from '@partonfit/core';
 import { loadFkTable, toFkTensor, type HadronicFkTable } from '@partonfit/fktables';
 import { fkTensorValues, flavourLuminosityContraction } from '@partonfit/layers';
 import { forwardBackward, inputVariable, seededUniform } from '../components/forward-backward.js';
@@ -12,9 +13,10 @@ export interface RealTableZeroBlocks {
   /** The table's file, relative to the shared data folder. */
   readonly table: string;
   readonly x: number;
+  /** Channels of the step's tensor, mirrored pairs merged. */
   readonly channels: number;
   readonly data: number;
-  /** Share of the table's (channel, x1, x2, data) values that are zero. */
+  /** Share of the step tensor's (channel, x1, x2, data) values that are zero. */
   readonly zeroFraction: number;
   /** Median ms of forward + backward at `replicas`, on the table as it is. */
   readonly sparseMs: number;
@@ -55,12 +57,12 @@ export async function loadRealHadronicTables(
 
 /** Forward + backward of one table's contraction at R replicas, median ms. */
 async function contractionMs(
-  table: HadronicFkTable,
+  table: HadronicFkTensor,
   values: Float32Array,
   replicas: number,
   repeats: number,
 ): Promise<number> {
-  const nx = table.xGrid.length;
+  const nx = table.nx;
   const fk = tf.tensor2d(values, [table.channels.length * nx * nx, table.ndata]);
   const pdf = inputVariable(seededUniform([replicas, nx, 14], 0, 1, 1));
   const upstream = seededUniform([replicas, table.ndata], -1, 1, 2);
@@ -96,17 +98,18 @@ export async function measureRealTableZeroBlocks(
 ): Promise<RealTableZeroBlocks[]> {
   const results: RealTableZeroBlocks[] = [];
   for (const { file, table } of await loadRealHadronicTables(sharedData)) {
-    const values = fkTensorValues(toFkTensor(table, 0), { dis: 'compact', hadronic: 'luminosity' });
+    const tensor = toFkTensor(table, 0) as HadronicFkTensor;
+    const values = fkTensorValues(tensor, { dis: 'compact', hadronic: 'luminosity' });
     const zeros = values.reduce((count, value) => count + (value === 0 ? 1 : 0), 0);
     const filled = values.map((value) => (value === 0 ? NOT_ZERO : value));
     results.push({
       table: file,
-      x: table.xGrid.length,
-      channels: table.channels.length,
-      data: table.ndata,
+      x: tensor.nx,
+      channels: tensor.channels.length,
+      data: tensor.ndata,
       zeroFraction: zeros / values.length,
-      sparseMs: await contractionMs(table, values, replicas, repeats),
-      denseMs: await contractionMs(table, filled, replicas, repeats),
+      sparseMs: await contractionMs(tensor, values, replicas, repeats),
+      denseMs: await contractionMs(tensor, filled, replicas, repeats),
       replicas,
     });
   }

@@ -52,7 +52,11 @@ export interface HadronicFkTensor {
   readonly nx: number;
   /** Position of this table's first x node in the PDF's x-grid. */
   readonly xOffset: number;
-  /** The active luminosity channels as pairs of evolution-basis indices (first, second proton). */
+  /**
+   * The active luminosity channels as pairs of evolution-basis indices (first, second proton).
+   * `@partonfit/fktables` lists a mirrored pair `(i, j)`, `(j, i)` once, its second table added
+   * to the first with x1 and x2 swapped: both protons read the same PDF on the same grid.
+   */
   readonly channels: readonly (readonly [number, number])[];
   /** The table, shape `(x1 · x2 · channel, data)`, see above. */
   readonly values: Float32Array;

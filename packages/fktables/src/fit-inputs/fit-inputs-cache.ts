@@ -11,7 +11,7 @@ import { packTree, unpackTree, type TreeArray } from './typed-array-tree.js';
  */
 
 /** Version of the cache layout; a cache written by another version is rebuilt. */
-export const CACHE_FORMAT = 'partonfit-fit-inputs-2';
+export const CACHE_FORMAT = 'partonfit-fit-inputs-3';
 
 /** size and modification time of each file: a cached copy is valid while these agree. */
 function fingerprints(files: readonly string[]): [string, number, number][] {

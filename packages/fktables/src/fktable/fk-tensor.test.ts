@@ -45,17 +45,47 @@ describe('toFkTensor', () => {
     }
   });
 
-  it('should lay a hadronic table out as (x1 · x2 · channel, data), element by element', () => {
+  it('should lay a hadronic table out as (x1 · x2 · channel, data), mirrored channels merged', () => {
     const tensor = toFkTensor(hadronic, 0);
-    expect(tensor).toMatchObject({ kind: 'hadronic', ndata, nx, xOffset: 0, channels: pairs });
+    const kept = [
+      [1, 2],
+      [9, 9],
+    ];
+    expect(tensor).toMatchObject({ kind: 'hadronic', ndata, nx, xOffset: 0, channels: kept });
+    expect(tensor.values).toHaveLength(nx * nx * kept.length * ndata);
+    const compact = (n: number, c: number, a: number, b: number) =>
+      hadronic.values[((n * pairs.length + c) * nx + a) * nx + b];
     for (let n = 0; n < ndata; n++) {
-      for (let c = 0; c < pairs.length; c++) {
-        for (let a = 0; a < nx; a++) {
-          for (let b = 0; b < nx; b++) {
-            expect(tensor.values[((a * nx + b) * pairs.length + c) * ndata + n]).toBe(
-              Math.fround(hadronic.values[((n * pairs.length + c) * nx + a) * nx + b]),
-            );
-          }
+      for (let a = 0; a < nx; a++) {
+        for (let b = 0; b < nx; b++) {
+          const at = (k: number) => tensor.values[((a * nx + b) * kept.length + k) * ndata + n];
+          // (1, 2) gains (2, 1) with x1 and x2 swapped, summed in float64, rounded once
+          expect(at(0)).toBe(Math.fround(compact(n, 0, a, b) + compact(n, 1, b, a)));
+          expect(at(1)).toBe(Math.fround(compact(n, 2, a, b)));
+        }
+      }
+    }
+  });
+
+  it('should keep a hadronic table without mirrored pairs as it is', () => {
+    const unpaired = [
+      [1, 2],
+      [3, 1],
+    ] as const;
+    const table = hadronicTable({
+      ndata,
+      xGrid,
+      channels: unpaired,
+      values: randomValues(ndata * unpaired.length * nx * nx, 4),
+    });
+    const tensor = toFkTensor(table, 2);
+    expect(tensor).toMatchObject({ xOffset: 2, channels: unpaired });
+    for (let n = 0; n < ndata; n++) {
+      for (let c = 0; c < unpaired.length; c++) {
+        for (let k = 0; k < nx * nx; k++) {
+          expect(tensor.values[(k * unpaired.length + c) * ndata + n]).toBe(
+            Math.fround(table.values[(n * unpaired.length + c) * nx * nx + k]),
+          );
         }
       }
     }
@@ -69,10 +99,12 @@ describe('toFkTensor', () => {
       return xf[a * 14 + channels[k % channels.length]];
     });
     const hadronicTensor = toFkTensor(hadronic, 0);
-    const hadronicRow = Array.from({ length: nx * nx * pairs.length }, (_, k) => {
-      const c = k % pairs.length;
-      const ab = Math.floor(k / pairs.length);
-      return xf[Math.floor(ab / nx) * 14 + pairs[c][0]] * xf[(ab % nx) * 14 + pairs[c][1]];
+    const merged = hadronicTensor.kind === 'hadronic' ? hadronicTensor.channels : [];
+    expect(merged).toHaveLength(2);
+    const hadronicRow = Array.from({ length: nx * nx * merged.length }, (_, k) => {
+      const c = k % merged.length;
+      const ab = Math.floor(k / merged.length);
+      return xf[Math.floor(ab / nx) * 14 + merged[c][0]] * xf[(ab % nx) * 14 + merged[c][1]];
     });
     const product = (row: number[], values: Float32Array) =>
       Array.from({ length: ndata }, (_, n) =>

@@ -21,6 +21,7 @@ export {
 export { fkTableAsNdarray } from './fk-table-ndarray.js';
 export { toFkTensor, toObservableTensors } from './fk-tensor.js';
 export { loadFkTable, type LoadFkTableOptions } from './load-fk-table.js';
+export { mergeMirroredChannels, type MergedChannels } from './mirrored-channels.js';
 export {
   createObservable,
   isObservableOperation,
