@@ -40,16 +40,18 @@ function assemble(segments: readonly Segment[], parts: readonly tf.Tensor2D[], r
   return pieces.length === 1 ? (pieces[0] as tf.Tensor2D) : tf.concat(pieces, 1);
 }
 
+/** Each block's residuals `(replicas, size)`, in block order, from one split of the data axis. */
 function blockResiduals(
   residuals: tf.Tensor,
-  blocks: readonly { readonly offset: number; readonly size: number }[],
-  ndata: number,
+  segments: readonly Segment[],
+  blocks: readonly { readonly size: number }[],
 ): tf.Tensor2D[] {
-  return blocks.map((block) =>
-    block.offset === 0 && block.size === ndata
-      ? (residuals as tf.Tensor2D)
-      : tf.slice(residuals as tf.Tensor2D, [0, block.offset], [-1, block.size]),
+  if (segments.length === 1) return [residuals as tf.Tensor2D];
+  const sizes = segments.map((segment) =>
+    'block' in segment ? blocks[segment.block].size : segment.gap,
   );
+  const pieces = tf.split<tf.Tensor2D>(residuals, sizes, 1);
+  return segments.flatMap((segment, i) => ('block' in segment ? [pieces[i]] : []));
 }
 
 /** Σ over all blocks' terms `(replicas, points)`, in stages (precise on wasm). */
@@ -83,7 +85,7 @@ export function covarianceChi2(
   const segments = dataSegments(blocks, ndata);
   const form = withCustomGrad(([input], save) => {
     const replicas = input.shape[0];
-    const parts = blockResiduals(input, blocks, ndata);
+    const parts = blockResiduals(input, segments, blocks);
     const products = parts.map((part, b) => weighted(part, blocks[b], replicas, perReplica));
     save(products);
     return {
@@ -147,7 +149,7 @@ export function eigenbasisChi2(
   const segments = dataSegments(blocks, ndata);
   const form = withCustomGrad(([input], save) => {
     const replicas = input.shape[0];
-    const rotated = blockResiduals(input, blocks, ndata).map((part, b) =>
+    const rotated = blockResiduals(input, segments, blocks).map((part, b) =>
       tf.matMul(part, blocks[b].rotation),
     );
     const weighted = rotated.map((modes, b) => tf.mul(modes, blocks[b].weights));
@@ -169,12 +171,13 @@ export function eigenbasisChi2(
   return form(residuals) as tf.Tensor1D;
 }
 
-/** One block of {@link sharedRotationChi2s}: its data, its rotation and where its modes sit. */
+/**
+ * One block of {@link sharedRotationChi2s}: its data and its rotation. The blocks' modes sit
+ * side by side along the modes axis, in block order.
+ */
 export interface SharedRotationBlockTensors {
   readonly offset: number;
   readonly size: number;
-  /** First mode of the block along the concatenated modes axis. */
-  readonly modeOffset: number;
   readonly modes: number;
   /** `(size, modes)`. */
   readonly rotation: tf.Tensor2D;
@@ -203,7 +206,7 @@ export function sharedRotationChi2s(
   const segments = dataSegments(blocks, ndata);
   const form = withCustomGrad(([input], save) => {
     const replicas = input.shape[0];
-    const rotated = blockResiduals(input, blocks, ndata).map((part, b) =>
+    const rotated = blockResiduals(input, segments, blocks).map((part, b) =>
       tf.matMul(part, blocks[b].rotation),
     );
     const modes = rotated.length === 1 ? rotated[0] : tf.concat(rotated, 1);
@@ -217,16 +220,17 @@ export function sharedRotationChi2s(
         const [savedWeighted] = saved as [tf.Tensor3D];
         const twice = tf.reshape(tf.mul(dy, 2), [weights.shape[0], replicas, 1]);
         const scaled = tf.sum<tf.Tensor2D>(tf.mul(savedWeighted, twice), 0);
+        const blockModes =
+          blocks.length === 1
+            ? [scaled]
+            : tf.split(
+                scaled,
+                blocks.map((block) => block.modes),
+                1,
+              );
         return assemble(
           segments,
-          blocks.map((block) =>
-            tf.matMul(
-              blocks.length === 1
-                ? scaled
-                : tf.slice(scaled, [0, block.modeOffset], [-1, block.modes]),
-              block.rotationTransposed,
-            ),
-          ),
+          blocks.map((block, b) => tf.matMul(blockModes[b], block.rotationTransposed)),
           replicas,
         );
       },

@@ -97,20 +97,13 @@ export class SharedRotationChi2s {
     this.rotations = first.blocks.map((block) =>
       ConstantMatrix.fromArray(block.rotation, block.size, block.modes),
     );
-    let modeOffset = 0;
-    this.blocks = first.blocks.map((block, b) => {
-      const rotation = this.rotations[b];
-      const tensors = {
-        offset: block.offset,
-        size: block.size,
-        modeOffset,
-        modes: block.modes,
-        rotation: rotation.value,
-        rotationTransposed: rotation.transposed,
-      };
-      modeOffset += block.modes;
-      return tensors;
-    });
+    this.blocks = first.blocks.map((block, b) => ({
+      offset: block.offset,
+      size: block.size,
+      modes: block.modes,
+      rotation: this.rotations[b].value,
+      rotationTransposed: this.rotations[b].transposed,
+    }));
   }
 
   /**

@@ -9,3 +9,4 @@ export {
 export { STAGED_SUM_CHUNK, stagedSum } from './staged-sum.js';
 export type { LayerArgs, LayerKwargs } from './layer-types.js';
 export { withCustomGrad, type CustomGradResult } from './custom-grad.js';
+export { concatenate } from './concatenate.js';

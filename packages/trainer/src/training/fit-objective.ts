@@ -10,6 +10,7 @@ import {
 import type { FitDataset, FitInputs, LagrangeDataset } from '@partonfit/fktables';
 import {
   Chi2Loss,
+  concatenate,
   ConstantMatrix,
   IntegrabilityLoss,
   ObservableLayer,
@@ -426,10 +427,10 @@ export class FitObjective {
     );
   }
 
-  /** The predictions of every dataset, `(replicas, data)`. */
+  /** The predictions of every dataset, `(replicas, data)`, joined without a clone of each. */
   predictions(pdf: tf.Tensor3D): tf.Tensor2D {
     return tf.tidy(() =>
-      tf.concat(
+      concatenate(
         this.datasets.map((part) =>
           part instanceof StackedDisTables ? part.apply(pdf) : (part.apply(pdf) as tf.Tensor2D),
         ),
