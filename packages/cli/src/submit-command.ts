@@ -146,10 +146,10 @@ export const submitCommand = defineCommand({
         throw new UsageError('--tasks: how many SLURM tasks share the scan (--hyperopt)');
       }
       const tasks = positiveOption('--tasks', values.tasks);
-      const trialsPerModel = positiveOption(
-        '--trials-per-model',
-        values['trials-per-model'] ?? String(DEFAULT_TRIALS_PER_MODEL),
-      );
+      const trialsPerModel =
+        values['trials-per-model'] === undefined
+          ? undefined
+          : positiveOption('--trials-per-model', values['trials-per-model']);
       const replicas = scanReplicas(values.replicas);
       let sampler: string;
       try {
@@ -167,7 +167,7 @@ export const submitCommand = defineCommand({
         partonfit: partonfitCommand(),
         trials,
         tasks,
-        trialsPerModel,
+        ...(trialsPerModel === undefined ? {} : { trialsPerModel }),
         replicas,
         sampler,
         hyperoptOptions: backendOptions,

@@ -58,12 +58,8 @@ export {
   type SlotBatch,
 } from './slots/slot-batch.js';
 export { foldData, type FoldData } from './scan/fold-data.js';
-export {
-  DEFAULT_TRIALS_PER_MODEL,
-  runScan,
-  type ScanRequest,
-  type ScanSummary,
-} from './scan/run-scan.js';
+export { runScan, type ScanRequest, type ScanSummary } from './scan/run-scan.js';
+export { DEFAULT_TRIALS_PER_MODEL } from '@partonfit/core';
 export { scanFolder, type ScanFolder } from './scan/scan-folder.js';
 export { SAMPLERS, SCAN_SEED, suggestBatch, type SamplerName } from './scan/suggest-batch.js';
 export {

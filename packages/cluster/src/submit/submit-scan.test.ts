@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRuncard, runcardDigest } from '@partonfit/core';
+import { DEFAULT_TRIALS_PER_MODEL, loadRuncard, runcardDigest } from '@partonfit/core';
 import { CLOSURE_RUNCARD } from '@partonfit/testing';
 import { scanFiles } from '../scan/scan-files.js';
 import { readScanSubmissions } from '../tasks/scan-tasks.js';
@@ -71,6 +71,14 @@ describe('submitScan', () => {
     await expect(readFile(submitted.script.file)).rejects.toThrow(/ENOENT/);
   });
 
+  it('should train a new scan in batches of DEFAULT_TRIALS_PER_MODEL without the option', async () => {
+    const { folder, runcardFile } = await scanRuncard('fresh');
+    const submitted = await submitScan(await request(runcardFile, folder, { dryRun: true }));
+    expect(DEFAULT_TRIALS_PER_MODEL).toBe(16);
+    expect(submitted.batches).toBe(2);
+    expect(submitted.script.text).toContain('--trials 20 --trials-per-model 16 ');
+  });
+
   it('should write the runcard and the script, submit the array and record the submission', async () => {
     const { folder, runcardFile } = await scanRuncard('cluster');
     const submitted = await submitScan(
@@ -97,7 +105,7 @@ describe('submitScan', () => {
       runcardFile,
       outputFolder: join(folder, 'scans'),
       trials: 20,
-      trialsPerModel: 8,
+      trialsPerModel: 16,
       replicas: 2,
       sampler: 'random',
       tasks: 4,
@@ -158,12 +166,18 @@ describe('submitScan', () => {
       trials: 12,
     };
     await writeFile(files.settings, JSON.stringify(settings));
-    await expect(submitScan(await request(runcardFile, folder))).rejects.toThrow(
+    await expect(
+      submitScan(await request(runcardFile, folder, { trialsPerModel: 8 })),
+    ).rejects.toThrow(
       `${files.settings}: trials_per_model: the scan in the folder has --trials-per-model 4, this submission 8: submit with --trials-per-model 4 to continue it, or choose another --output`,
     );
     await expect(
       submitScan(await request(runcardFile, folder, { trialsPerModel: 4, dryRun: true })),
     ).resolves.toMatchObject({ batches: 5 });
+    // without the option the folder's own number: 20 trials in batches of 4
+    const again = await submitScan(await request(runcardFile, folder, { dryRun: true }));
+    expect(again.batches).toBe(5);
+    expect(again.script.text).toContain('--trials 20 --trials-per-model 4 ');
     await writeFile(files.settings, JSON.stringify({ ...settings, runcardSha256: '0'.repeat(64) }));
     await expect(
       submitScan(await request(runcardFile, folder, { trialsPerModel: 4 })),

@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import {
+  DEFAULT_TRIALS_PER_MODEL,
   InputFileError,
   positiveInteger,
   RuncardError,
@@ -11,7 +12,7 @@ import {
 } from '@partonfit/core';
 import { loadFitFolderRuncard } from '@partonfit/fit-folder';
 import { pathExists, writeFileAtomic } from '@partonfit/io';
-import { readScanSettings, scanFiles } from '../scan/scan-files.js';
+import { readScanSettings, scanFiles, type ScanSettings } from '../scan/scan-files.js';
 import { runSlurmCommand } from '../slurm/run-slurm-command.js';
 import {
   scanJobScript,
@@ -35,7 +36,10 @@ export interface ScanSubmitRequest extends SbatchRequests {
   readonly trials: number;
   /** The tasks of the job array, which share the scan's batches. */
   readonly tasks: number;
-  /** Trials trained together in one model (default 8). */
+  /**
+   * Trials trained together in one model. Default: the scan folder's own when it holds a scan
+   * (so that submitting again continues it), else `DEFAULT_TRIALS_PER_MODEL` (16).
+   */
   readonly trialsPerModel?: number;
   /** Replicas of every trial on every fold (default 1). */
   readonly replicas?: number;
@@ -68,11 +72,11 @@ export interface SubmittedScan {
  */
 async function checkScanFolder(
   scanFolder: string,
+  existing: ScanSettings | undefined,
   runcard: Runcard,
   wanted: { trialsPerModel: number; replicas: number; sampler: string },
 ): Promise<void> {
   const files = scanFiles(scanFolder);
-  const existing = await readScanSettings(scanFolder);
   const another = 'choose another --output, or rename the runcard';
   if (existing === undefined) {
     if (!(await pathExists(files.runcard))) return;
@@ -137,14 +141,22 @@ async function checkScanFolder(
 export async function submitScan(request: ScanSubmitRequest): Promise<SubmittedScan> {
   const trials = positiveInteger(request.trials, '--hyperopt');
   const tasks = positiveInteger(request.tasks, '--tasks');
-  const trialsPerModel = positiveInteger(request.trialsPerModel ?? 8, '--trials-per-model');
   const replicas = positiveInteger(request.replicas ?? 1, '--replicas');
   const sampler = request.sampler ?? 'tpe';
   const issues = scanRequirements(request.runcard, replicas);
   if (issues.length > 0) throw new RuncardError({ file: request.runcardFile, issues });
   const scan = basename(request.runcardFile, extname(request.runcardFile));
   const scanFolder = join(request.outputFolder, scan);
-  await checkScanFolder(scanFolder, request.runcard, { trialsPerModel, replicas, sampler });
+  const existing = await readScanSettings(scanFolder);
+  const trialsPerModel = positiveInteger(
+    request.trialsPerModel ?? existing?.trialsPerModel ?? DEFAULT_TRIALS_PER_MODEL,
+    '--trials-per-model',
+  );
+  await checkScanFolder(scanFolder, existing, request.runcard, {
+    trialsPerModel,
+    replicas,
+    sampler,
+  });
   const settings: ScanScriptSettings = {
     ...request,
     scan,

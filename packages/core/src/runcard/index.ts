@@ -6,7 +6,7 @@ export {
   kfoldSchema,
   type HyperStatistic,
 } from './hyperscan-schema.js';
-export { scanRequirements } from './scan-consistency.js';
+export { DEFAULT_TRIALS_PER_MODEL, scanRequirements } from './scan-consistency.js';
 export {
   loadRuncard,
   parseDatasetInput,

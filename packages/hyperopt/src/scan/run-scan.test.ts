@@ -1,10 +1,16 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputFileError, loadRuncard, readTriesFile, RuncardError } from '@partonfit/core';
+import {
+  DEFAULT_TRIALS_PER_MODEL,
+  InputFileError,
+  loadRuncard,
+  readTriesFile,
+  RuncardError,
+} from '@partonfit/core';
 import { TrainingInterruptedError } from '@partonfit/trainer';
 import { describeOnBackends } from '@partonfit/testing';
 import { expect, it } from 'vitest';
-import { DEFAULT_TRIALS_PER_MODEL, runScan, type ScanRequest } from './run-scan.js';
+import { runScan, type ScanRequest } from './run-scan.js';
 import type { TrialDocument } from '../tries/trial-document.js';
 import { writeScanRuncard } from './scan.fixture.js';
 

@@ -4,6 +4,7 @@ import { basename, extname } from 'node:path';
 import {
   canonicalJson,
   columnsAsParameters,
+  DEFAULT_TRIALS_PER_MODEL,
   InputFileError,
   loadRuncard,
   RuncardError,
@@ -94,14 +95,6 @@ export interface ScanSummary {
   /** Wall time: preparing the inputs, and training and measuring the batches. */
   readonly seconds: { readonly setup: number; readonly training: number };
 }
-
-/**
- * Trials per model of a new scan. A model's per-row cost falls as it fills (the example scan's
- * step: 3.0 ms at 12 rows, 3.8 ms at 24, 4.8 ms at 48, 1.9 ms for one row), so 16 trials × 3
- * folds train twice the rows of 8 in 1.26 times the step; hyperopt's TPE itself draws its first
- * 20 trials at random, so a first batch of 16 random ones takes nothing from the search.
- */
-export const DEFAULT_TRIALS_PER_MODEL = 16;
 
 /** The settings a folder's scan was started with (its `scan.json`), if it holds one. */
 async function recordedSettings(
