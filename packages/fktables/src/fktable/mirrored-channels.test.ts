@@ -21,7 +21,7 @@ describe('mergeMirroredChannels', () => {
     expect(merged.mirrors).toEqual([3, -1, 4, -1]);
   });
 
-  it('should merge a pair once when a channel is listed twice', () => {
+  it('should merge a pair once when a channel or its mirror is listed twice', () => {
     const merged = mergeMirroredChannels([
       [1, 2],
       [2, 1],
@@ -32,6 +32,14 @@ describe('mergeMirroredChannels', () => {
       [2, 1],
     ]);
     expect(merged.mirrors).toEqual([1, -1]);
+    // a channel listed twice: its mirror merges into the later of the two
+    expect(
+      mergeMirroredChannels([
+        [1, 2],
+        [1, 2],
+        [2, 1],
+      ]).mirrors,
+    ).toEqual([-1, 2]);
   });
 
   it('should merge all 81 pairs of 9 flavours into 45 channels', () => {
