@@ -6,6 +6,7 @@ import {
   POSXDQ_FILE,
   POSXDQ_TAR_FILE,
 } from './legacy-fk-table.fixture.js';
+import { toFkTensor } from './fk-tensor.js';
 import { loadFkTable } from './load-fk-table.js';
 import { atQ0, loadNnpdf40Central, NNPDF40_FOLDER } from './nnpdf40.fixture.js';
 import { createObservable } from './observable.js';
@@ -50,5 +51,26 @@ describe.skipIf(!hasInputs)('predictions of real tables with NNPDF4.0 member 0 a
     const observable = createObservable(table.name, 'NULL', [[table]]);
     const [sigma] = predictObservable(observable, pdf);
     expect(Math.abs(sigma / 750.62 - 1)).toBeLessThan(RELATIVE);
+  });
+
+  it('should give the tt̄ cross section from the step tensor, its 81 channels merged into 45', async () => {
+    const table = await loadFkTable(ATLAS_TTBAR_FILE);
+    const tensor = toFkTensor(table, 0);
+    if (tensor.kind !== 'hadronic') throw new Error('expected a hadronic tensor');
+    expect([table.channels.length, tensor.channels.length]).toEqual([81, 45]);
+    const xf = pdf(table.xGrid);
+    const nx = tensor.nx;
+    const merged = tensor.channels.length;
+    let sigma = 0;
+    for (let a = 0; a < nx; a++) {
+      for (let b = 0; b < nx; b++) {
+        tensor.channels.forEach(([i, j], c) => {
+          sigma += tensor.values[(a * nx + b) * merged + c] * xf[a * 14 + i] * xf[b * 14 + j];
+        });
+      }
+    }
+    expect(Math.abs(sigma / 750.62 - 1)).toBeLessThan(RELATIVE);
+    // the float64 table's own prediction, up to the float32 rounding of the merged values
+    expect(Math.abs(sigma / predictFkTable(table, xf)[0] - 1)).toBeLessThan(1e-6);
   });
 });
