@@ -22,12 +22,15 @@ describe('toFkTensor', () => {
     [2, 1],
     [9, 9],
   ] as const;
-  const hadronic = hadronicTable({
-    ndata,
-    xGrid,
-    channels: pairs,
-    values: randomValues(ndata * pairs.length * nx * nx, 2),
-  });
+  /** A hadronic table of random values on `channels`. */
+  const hadronicOf = (channels: readonly (readonly [number, number])[], seed: number) =>
+    hadronicTable({
+      ndata,
+      xGrid,
+      channels,
+      values: randomValues(ndata * channels.length * nx * nx, seed),
+    });
+  const hadronic = hadronicOf(pairs, 2);
 
   it('should lay a DIS table out as (x · channel, data), element by element', () => {
     const tensor = toFkTensor(dis, 5);
@@ -72,12 +75,7 @@ describe('toFkTensor', () => {
       [1, 2],
       [3, 1],
     ] as const;
-    const table = hadronicTable({
-      ndata,
-      xGrid,
-      channels: unpaired,
-      values: randomValues(ndata * unpaired.length * nx * nx, 4),
-    });
+    const table = hadronicOf(unpaired, 4);
     const tensor = toFkTensor(table, 2);
     expect(tensor).toMatchObject({ xOffset: 2, channels: unpaired });
     for (let n = 0; n < ndata; n++) {
